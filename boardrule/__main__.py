@@ -1,0 +1,3 @@
+from boardrule.cli.main import main
+
+main()

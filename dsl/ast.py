@@ -1,0 +1,342 @@
+"""AST of the boardrule language: frozen attrs classes, each with its span.
+
+The transformer (transform.py) builds these from Lark trees without any
+semantics; the checker and the compiler give them meaning.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+
+from boardrule.dsl.diagnostics import Span
+
+
+def node(cls):
+    """Class decorator: a frozen attrs node whose last field is its span."""
+    return attrs.frozen(cls, eq=False)
+
+
+# ---------------------------------------------------------------- expressions
+@node
+class Number:
+    value: int
+    span: Span
+
+
+@node
+class String:
+    value: str
+    span: Span
+
+
+@node
+class Name:
+    id: str
+    span: Span
+
+
+@node
+class Attribute:
+    obj: "Expr"
+    name: str
+    span: Span
+
+
+@node
+class Index:
+    obj: "Expr"
+    index: "Expr"
+    span: Span
+
+
+@node
+class Keyword:
+    name: str
+    value: "Expr"
+    span: Span
+
+
+@node
+class Call:
+    func: str
+    args: tuple
+    kwargs: tuple  # of Keyword
+    span: Span
+
+
+@node
+class Comprehension:
+    """`body for var in source`: an aggregate's argument with a named element."""
+
+    body: "Expr"
+    var: str
+    source: "Expr"
+    span: Span
+
+
+@node
+class ListExpr:
+    items: tuple
+    span: Span
+
+
+@node
+class Range:
+    low: "Expr"
+    high: "Expr"
+    span: Span
+
+
+@node
+class Where:
+    source: "Expr"
+    condition: "Expr"
+    span: Span
+
+
+@node
+class Conditional:
+    condition: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+    span: Span
+
+
+@node
+class BinOp:
+    """Arithmetic, comparison and boolean operators: op is the source text."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Not:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class Negate:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class Member:
+    item: "Expr"
+    container: "Expr"
+    negated: bool
+    span: Span
+
+
+@node
+class ChartKey:
+    """One column of a chart's top row: `3`, `6+` (open) or `0-25` (range)."""
+
+    low: int
+    high: Optional[int]  # None: open-ended
+    span: Span
+
+
+@node
+class Chart:
+    keys: tuple
+    values: tuple  # ints or strs
+    span: Span
+
+
+@node
+class ChartName:
+    id: str
+    span: Span
+
+
+@node
+class ChartCall:
+    value: "Expr"
+    chart: Union[Chart, ChartName]
+    span: Span
+
+
+Expr = Union[Number, String, Name, Attribute, Index, Call, Comprehension,
+             ListExpr, Range, Where, Conditional, BinOp, Not, Negate, Member,
+             ChartCall]
+
+
+# ----------------------------------------------------------------- statements
+@node
+class Target:
+    """`name` or `owner.name`: what a set or a change writes."""
+
+    owner: Optional[str]
+    name: str
+    span: Span
+
+
+@node
+class Place:
+    kind: "Expr"
+    at: "Expr"
+    attributes: tuple  # of Keyword
+    span: Span
+
+
+@node
+class Remove:
+    target: "Expr"
+    span: Span
+
+
+@node
+class Replace:
+    target: "Expr"
+    kind: "Expr"
+    span: Span
+
+
+@node
+class Store:
+    item: "Expr"
+    holder: "Expr"
+    span: Span
+
+
+@node
+class Unstore:
+    item: "Expr"
+    holder: "Expr"
+    span: Span
+
+
+@node
+class Move:
+    token: "Expr"
+    source: "Expr"
+    destination: "Expr"
+    span: Span
+
+
+@node
+class Set:
+    target: Target
+    value: "Expr"
+    span: Span
+
+
+@node
+class Change:
+    target: Target
+    op: str  # "+=" or "-="
+    value: "Expr"
+    span: Span
+
+
+@node
+class Score:
+    value: "Expr"
+    label: Optional[str]
+    span: Span
+
+
+@node
+class If:
+    branches: tuple  # of (condition, body)
+    otherwise: tuple  # statements, possibly empty
+    span: Span
+
+
+@node
+class For:
+    var: str
+    source: "Expr"
+    body: tuple
+    span: Span
+
+
+@node
+class Choose:
+    """Ask the acting player to pick one element; `optional` allows none."""
+
+    var: str
+    source: "Expr"
+    body: tuple
+    optional: bool
+    span: Span
+
+
+@node
+class Roll:
+    dice: "Expr"
+    span: Span
+
+
+@node
+class Shuffle:
+    deck: "Expr"
+    span: Span
+
+
+@node
+class Draw:
+    var: str
+    deck: "Expr"
+    body: tuple
+    span: Span
+
+
+@node
+class Emit:
+    event: str
+    attributes: tuple  # of Keyword
+    span: Span
+
+
+@node
+class Rotate:
+    name: str
+    span: Span
+
+
+@node
+class Finish:
+    player: "Expr"
+    span: Span
+
+
+Stmt = Union[Place, Remove, Replace, Store, Unstore, Move, Set, Change, Score,
+             If, For, Choose, Roll, Shuffle, Draw, Emit, Rotate, Finish]
+
+
+# ------------------------------------------------------------ other fields
+@node
+class GridDecl:
+    kind: str  # "square" or "hex"
+    layout: Optional[str]  # hex: "flat-odd" ...
+    columns: int
+    rows: int
+    options: tuple  # of (name, value, span)
+    span: Span
+
+
+@node
+class CellRef:
+    name: str
+    span: Span
+
+
+@node
+class CellList:
+    cells: tuple  # of CellRef
+    span: Span
+
+
+@node
+class PlayerRange:
+    low: int
+    high: int
+    span: Span

@@ -1,0 +1,119 @@
+"""Signatures of the language's built-in names and functions.
+
+The checker uses these to resolve names and check arity and types; the
+interpreter (interpreter/functions.py) implements each one under the same
+name. Keeping the table here lets `boardrule check` run without compiling.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from boardrule.dsl.types import (ANY, BOOL, CELL, NUM, PLAYER, SHAPE, SYM, STR, Type, item_type,
+                                 list_of)
+
+CELLS = list_of(CELL)
+GROUPS = list_of(CELLS)
+PLAYERS = list_of(PLAYER)
+
+
+@attrs.frozen
+class Signature:
+    params: tuple  # expected types of positional arguments
+    optional: int  # how many trailing params may be left out
+    keywords: tuple  # (name, type)
+    result: object  # a Type, or a function of the argument types
+    doc: str
+
+
+def sig(params, result, doc, optional=0, keywords=()):
+    return Signature(tuple(params), optional, tuple(keywords), result, doc)
+
+
+def _same_as_first_item(types):
+    return item_type(types[0]) if types else ANY
+
+
+# Aggregates take a list and an optional body evaluated with `it` bound to
+# each element, or one comprehension `body for x in list`.
+AGGREGATES = {
+    "count": (NUM, "how many elements (with a body: how many make it true)"),
+    "any": (BOOL, "whether there is an element (with a body: one that makes it true)"),
+    "all": (BOOL, "whether the body is true for every element"),
+    "none": (BOOL, "whether no element exists (with a body: none makes it true)"),
+    "sum": (NUM, "the sum of the elements or of the body"),
+    "min": (NUM, "the least element or body value; 0 for an empty list"),
+    "max": (NUM, "the greatest element or body value; 0 for an empty list"),
+    "distinct": (NUM, "how many different values the body takes"),
+}
+
+FUNCTIONS = {
+    "adjacent": sig([CELL], CELLS, "the cells next to a cell (the board's adjacency)", optional=1),
+    "surrounding": sig([CELL], CELLS, "the cells all around a cell, diagonals included", optional=1),
+    "row": sig([CELL], CELLS, "the cells in a cell's row, itself included", optional=1),
+    "column": sig([CELL], CELLS, "the cells in a cell's column, itself included", optional=1),
+    "opposite_pairs": sig([CELL], GROUPS, "pairs of cells on opposite sides of a cell", optional=1),
+    "groups": sig([CELLS], GROUPS, "the connected groups of a list of cells"),
+    "border": sig([CELLS], CELLS, "the cells next to a group but not in it"),
+    "reaches": sig([CELL, CELLS], BOOL, "whether a path of `via` cells links a cell to one of the targets",
+                   keywords=(("via", CELLS),)),
+    "distance": sig([CELL, CELL], NUM, "the number of steps between two cells"),
+    "fits": sig([SHAPE, CELLS], BOOL, "whether the shape fits on the listed cells in some orientation"),
+    "placements": sig([SHAPE, CELLS], GROUPS, "every placement of the shape on the listed cells"),
+    "matches": sig([SHAPE], GROUPS, "every way to match a pattern on the board",
+                   keywords=(("standin", BOOL), ("missing", NUM), ("distinct", ANY), ("anywhere", BOOL),
+                             ("within", CELLS))),
+    "allowed": sig([SYM, CELL], BOOL, "whether a piece kind's `place:` rule allows this cell"),
+    "left_of": sig([PLAYER], PLAYER, "the next player clockwise (to the left)"),
+    "right_of": sig([PLAYER], PLAYER, "the previous player (to the right)"),
+    "next_active": sig([PLAYER], PLAYER, "the next player to the left who has not finished"),
+    "abs": sig([NUM], NUM, "the absolute value"),
+    "cell": sig([STR], CELL, "the cell with this name, like cell(\"B2\")"),
+    "held": sig([CELL], list_of(SYM), "the pieces held by the piece on a cell", optional=1),
+    "tokens": sig([CELL], list_of(SYM), "the tokens on a cell", optional=1),
+    "size": sig([ANY], NUM, "the number of cards left in a deck"),
+    "choose": sig([ANY], ANY, "in a mark: let the scoring pick the best option",
+                  keywords=(("up_to", NUM),)),
+    "kind_of": sig([SYM], SYM, "identity; reads better in some rules"),
+}
+
+# Names that mean something without parentheses; `it`-relative ones use the
+# element being filtered (or `self` at top level).
+VALUES = {
+    "cells": (CELLS, "every cell of the current board"),
+    "players": (PLAYERS, "every player, in seat order"),
+    "others": (PLAYERS, "every player but me"),
+    "me": (PLAYER, "the player the rule is evaluated for"),
+    "left": (PLAYER, "the player to my left"),
+    "right": (PLAYER, "the player to my right"),
+    "kinds": (list_of(SYM), "every piece kind of the pack"),
+    "round": (NUM, "the number of the current round, from 1"),
+    "edge": (CELLS, "the cells on the edge of the board"),
+    "corners": (CELLS, "the corner cells of the board"),
+    "center": (CELLS, "the cells nearest the centre of the board"),
+    "true": (BOOL, "true"),
+    "false": (BOOL, "false"),
+    "none": (Type("none"), "no value"),
+}
+
+# Properties of a cell (`it.kind`, or just `kind` inside a filter on cells).
+CELL_PROPERTIES = {
+    "kind": (SYM, "the kind of the piece on the cell, or none"),
+    "owner": (PLAYER, "who placed the piece"),
+    "empty": (BOOL, "no piece on the cell"),
+    "occupied": (BOOL, "a piece on the cell"),
+    "name": (STR, "the cell's name, like B2"),
+    "x": (NUM, "the cell's column, from 0"),
+    "y": (NUM, "the cell's row, from 0"),
+}
+
+# Properties of a player (`right.score`, `p.cells`).
+PLAYER_PROPERTIES = {
+    "cells": (CELLS, "the cells of the player's board"),
+    "score": (NUM, "the player's points so far (recorded plus final terms)"),
+    "finished": (BOOL, "whether the player has finished"),
+    "seat": (NUM, "the player's seat number, from 1"),
+}
+
+# Cell-relative values usable bare inside a filter on cells.
+CELL_RELATIVE = ("adjacent", "surrounding", "row", "column", "opposite_pairs")

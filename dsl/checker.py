@@ -1,0 +1,565 @@
+"""The checker: resolve every name, infer types, check arity; collect all problems.
+
+`check_pack(model, bag) -> Checked` walks every language fragment of a pack
+model with the scope its field gives it (`self`, `it`, `me`, parameters...).
+It records, for each Name and Call node, what it refers to, so the compiler
+never has to look a name up again.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from boardrule.dsl import ast
+from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, FUNCTIONS,
+                                    PLAYER_PROPERTIES, VALUES)
+from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.symbols import SymbolTable, build_symbols
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIE, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
+                                 compatible, item_type, join, list_of)
+
+COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+
+
+@attrs.define
+class Checked:
+    """What the checker learnt: the symbol table and, per node, a resolution."""
+
+    symbols: SymbolTable
+    resolved: dict = attrs.field(factory=dict)  # node -> ("kind", detail)
+    types: dict = attrs.field(factory=dict)  # node -> Type
+
+
+@attrs.frozen
+class Scope:
+    """Names visible in one fragment; `it` is the element being filtered."""
+
+    locals: dict
+    it: Type = NONE
+    self_type: Type = NONE
+    me: bool = True
+
+    def bind(self, name: str, t: Type) -> "Scope":
+        return attrs.evolve(self, locals={**self.locals, name: t})
+
+    def with_it(self, t: Type) -> "Scope":
+        return attrs.evolve(self, it=t)
+
+
+class Checker:
+    def __init__(self, symbols: SymbolTable, bag):
+        self.sym = symbols
+        self.bag = bag
+        self.out = Checked(symbols)
+        self.expanding = []  # definitions being checked, to catch recursion
+
+    # ------------------------------------------------------------- helpers
+    def error(self, code, message, node, hint=None):
+        self.bag.error(code, message, node.span, hint=hint)
+
+    def expect(self, node, scope: Scope, expected: Type, what: str) -> Type:
+        actual = self.expr(node, scope)
+        if not compatible(actual, expected):
+            self.error("E210", f"{what} must be a {expected}, but this is a {actual}", node)
+        return actual
+
+    def known_names(self, scope: Scope):
+        names = set(scope.locals) | set(VALUES) | self.sym.all_names() | {"it", "self"}
+        if scope.it == CELL or scope.self_type == CELL:
+            names |= set(CELL_PROPERTIES) | set(self.sym.piece_attributes) | set(self.sym.marks)
+            names |= set(CELL_RELATIVE)
+        return sorted(names)
+
+    # ----------------------------------------------------------- expressions
+    def expr(self, node, scope: Scope) -> Type:
+        method = getattr(self, "x_" + type(node).__name__)
+        t = method(node, scope)
+        self.out.types[node] = t
+        return t
+
+    def x_Number(self, node, scope):
+        return NUM
+
+    def x_String(self, node, scope):
+        return STR
+
+    def x_Name(self, node, scope):
+        resolution, t = self.resolve_name(node.id, scope)
+        if resolution is None:
+            hint = did_you_mean(node.id, self.known_names(scope))
+            self.error("E201", f"unknown name `{node.id}`", node, hint)
+            return ANY
+        self.out.resolved[node] = resolution
+        return t
+
+    def resolve_name(self, name: str, scope: Scope):
+        if name in scope.locals:
+            return ("local", name), scope.locals[name]
+        if name == "it":
+            return (("it", None), scope.it) if scope.it != NONE else (None, ANY)
+        if name == "self":
+            return (("self", None), scope.self_type) if scope.self_type != NONE else (None, ANY)
+        subject = scope.it if scope.it != NONE else scope.self_type
+        relative = "it" if scope.it != NONE else "self"
+        if subject == CELL:
+            if name in CELL_PROPERTIES:
+                return ("prop", (relative, name)), CELL_PROPERTIES[name][0]
+            if name in self.sym.marks:
+                return ("prop", (relative, name)), BOOL
+            if name in self.sym.piece_attributes:
+                return ("prop", (relative, name)), self.sym.piece_attributes[name]
+            if name in CELL_RELATIVE:
+                return ("relative", (relative, name)), FUNCTIONS[name].result
+        if subject == SYM and name in self.sym.piece_attributes:
+            return ("prop", (relative, name)), self.sym.piece_attributes[name]
+        found = self.sym.lookup(name)
+        if found is not None and found[0] == "define":
+            return found[0:1] + (name,), self.define_body(self.sym.defines[name], scope, {})
+        if found is not None:
+            if found[0] == "player_var" and not scope.me:
+                return None, ANY
+            return found
+        if name in VALUES:
+            if name in ("me", "left", "right", "others") and not scope.me:
+                return None, ANY
+            return ("value", name), VALUES[name][0]
+        return None, ANY
+
+    def x_Attribute(self, node, scope):
+        owner = self.expr(node.obj, scope)
+        name = node.name
+        if owner == PLAYER:
+            if name in PLAYER_PROPERTIES:
+                self.out.resolved[node] = ("player_prop", name)
+                return PLAYER_PROPERTIES[name][0]
+            if name in self.sym.player_vars:
+                self.out.resolved[node] = ("player_var", name)
+                return self.sym.player_vars[name]
+            candidates = list(PLAYER_PROPERTIES) + list(self.sym.player_vars)
+        elif owner in (CELL, SYM, ANY):
+            table = dict(self.sym.piece_attributes)
+            if owner in (CELL, ANY):
+                table.update({k: v[0] for k, v in CELL_PROPERTIES.items()})
+                table.update({m: BOOL for m in self.sym.marks})
+            if name in table:
+                self.out.resolved[node] = ("attr", name)
+                return table[name]
+            if owner == ANY and (name in PLAYER_PROPERTIES or name in self.sym.player_vars):
+                self.out.resolved[node] = ("player_var" if name in self.sym.player_vars else "player_prop", name)
+                return self.sym.player_vars.get(name) or PLAYER_PROPERTIES[name][0]
+            candidates = list(table)
+        else:
+            self.error("E211", f"a {owner} has no attributes; `.{name}` cannot be read", node)
+            return ANY
+        hint = did_you_mean(name, candidates)
+        self.error("E202", f"unknown attribute `{name}` of a {owner}", node,
+                   hint)
+        return ANY
+
+    def x_Index(self, node, scope):
+        t = self.expr(node.obj, scope)
+        self.expect(node.index, scope, NUM, "an index")
+        if not t.is_list and t != ANY:
+            self.error("E211", f"only a list can be indexed, not a {t}", node.obj)
+        return item_type(t)
+
+    def x_ListExpr(self, node, scope):
+        t = NONE
+        for item in node.items:
+            t = join(t, self.expr(item, scope)) if t != NONE else self.expr(item, scope)
+        return list_of(t if t != NONE else ANY)
+
+    def x_Range(self, node, scope):
+        self.expect(node.low, scope, NUM, "the start of a range")
+        self.expect(node.high, scope, NUM, "the end of a range")
+        return list_of(NUM)
+
+    def x_Where(self, node, scope):
+        source = self.expr(node.source, scope)
+        if not source.is_list and source != ANY:
+            self.error("E212", f"`where` filters a list, but this is a {source}", node.source)
+        self.expect(node.condition, scope.with_it(item_type(source)), BOOL, "a `where` condition")
+        return source if source.is_list else list_of(ANY)
+
+    def x_Conditional(self, node, scope):
+        self.expect(node.condition, scope, BOOL, "the condition of `if`")
+        return join(self.expr(node.then, scope), self.expr(node.otherwise, scope))
+
+    def x_BinOp(self, node, scope):
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op in ("and", "or"):
+            for side, t in ((node.left, left), (node.right, right)):
+                if not compatible(t, BOOL) and not t.is_list:
+                    self.error("E210", f"`{node.op}` needs true/false values, but this is a {t}", side)
+            return BOOL
+        if node.op in COMPARISONS:
+            if node.op not in ("==", "!=") and not (compatible(left, NUM) and compatible(right, NUM)):
+                self.error("E210", f"`{node.op}` compares numbers, not a {left} and a {right}", node)
+            return BOOL
+        if node.op == "+" and left.is_list and right.is_list:
+            return list_of(join(item_type(left), item_type(right)))
+        for side, t in ((node.left, left), (node.right, right)):
+            if not compatible(t, NUM):
+                self.error("E210", f"`{node.op}` needs numbers, but this is a {t}", side)
+        return NUM
+
+    def x_Not(self, node, scope):
+        self.expr(node.operand, scope)
+        return BOOL
+
+    def x_Negate(self, node, scope):
+        self.expect(node.operand, scope, NUM, "the operand of `-`")
+        return NUM
+
+    def x_Member(self, node, scope):
+        self.expr(node.item, scope)
+        container = self.expr(node.container, scope)
+        if not container.is_list and container != ANY:
+            self.error("E212", f"`in` needs a list on its right, but this is a {container}", node.container)
+        return BOOL
+
+    def x_ChartCall(self, node, scope):
+        self.expect(node.value, scope, NUM, "the value looked up in a chart")
+        chart = node.chart
+        if isinstance(chart, ast.ChartName):
+            if chart.id not in self.sym.charts:
+                hint = did_you_mean(chart.id, sorted(self.sym.charts))
+                self.error("E203", f"unknown chart `{chart.id}`", chart, hint)
+                return ANY
+            chart = self.sym.charts[chart.id]
+        if chart is None:
+            return ANY
+        self.chart(chart)
+        return STR if chart.values and isinstance(chart.values[0], str) else NUM
+
+    def x_Comprehension(self, node, scope):
+        self.error("E213", "`... for x in ...` can only be the argument of an aggregate like sum or count", node)
+        return ANY
+
+    def x_Call(self, node, scope):
+        if node.func in AGGREGATES:
+            return self.aggregate(node, scope)
+        if node.func in self.sym.defines:
+            return self.define_call(node, scope)
+        if node.func in self.sym.families:
+            if len(node.args) != 1 or node.kwargs:
+                self.error("E220", f"shape family `{node.func}` takes one size, like {node.func}(3)", node)
+            for arg in node.args:
+                self.expect(arg, scope, NUM, "a shape size")
+            self.out.resolved[node] = ("family", node.func)
+            return SHAPE
+        signature = FUNCTIONS.get(node.func)
+        if signature is None:
+            hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)))
+            self.error("E204", f"unknown function `{node.func}`", node, hint)
+            for arg in node.args:
+                self.expr(arg, scope)
+            return ANY
+        self.out.resolved[node] = ("function", node.func)
+        return self.call_args(node, scope, signature)
+
+    def define_call(self, node, scope):
+        define = self.sym.defines[node.func]
+        if len(node.args) != len(define.params) or node.kwargs:
+            self.error("E220", f"`{node.func}` takes {len(define.params)} argument(s), {len(node.args)} given", node)
+        params = {p: self.expr(a, scope) for p, a in zip(define.params, node.args)}
+        self.out.resolved[node] = ("define", node.func)
+        return self.define_body(define, scope, params)
+
+    def define_body(self, define, scope, params) -> Type:
+        if define.body is None:
+            return ANY
+        if define.name in self.expanding:
+            self.error("E240", f"definition `{define.name}` uses itself", define.body)
+            return ANY
+        self.expanding.append(define.name)
+        inner = Scope(params, it=scope.it, self_type=scope.self_type, me=scope.me)
+        t = self.expr(define.body, inner)
+        self.expanding.pop()
+        return t
+
+    def call_args(self, node, scope, signature):
+        count = len(node.args)
+        low, high = len(signature.params) - signature.optional, len(signature.params)
+        if not low <= count <= high:
+            wanted = str(high) if low == high else f"{low} to {high}"
+            self.error("E220", f"`{node.func}` takes {wanted} argument(s), {count} given", node)
+        if count < high and signature.optional and scope.it != CELL and scope.self_type != CELL:
+            self.error("E221", f"`{node.func}` without an argument needs a cell to start from (`it` or `self`)", node)
+        for arg, expected in zip(node.args, signature.params):
+            self.expect(arg, scope, expected, f"argument of `{node.func}`")
+        keywords = dict(signature.keywords)
+        for kw in node.kwargs:
+            if kw.name not in keywords:
+                hint = did_you_mean(kw.name, sorted(keywords))
+                self.error("E222", f"`{node.func}` has no option `{kw.name}`", kw,
+                           hint)
+                continue
+            inner = scope.with_it(CELL) if kw.name in ("standin", "distinct") else scope
+            self.expect(kw.value, inner, keywords[kw.name], f"option `{kw.name}`")
+        return signature.result
+
+    def aggregate(self, node, scope):
+        result, _ = AGGREGATES[node.func]
+        self.out.resolved[node] = ("aggregate", node.func)
+        if node.kwargs:
+            self.error("E222", f"`{node.func}` takes no options", node.kwargs[0])
+        args = node.args
+        if node.func in ("min", "max") and len(args) == 2 and not isinstance(args[0], ast.Comprehension):
+            first = self.expr(args[0], scope)
+            if compatible(first, NUM) and not first.is_list:
+                self.expect(args[1], scope, NUM, f"argument of `{node.func}`")
+                self.out.resolved[node] = ("pairwise", node.func)
+                return NUM
+            self.expect(args[1], scope.with_it(item_type(first)), NUM, f"the body of `{node.func}`")
+            return result
+        if len(args) == 1 and isinstance(args[0], ast.Comprehension):
+            comp = args[0]
+            source = self.expr(comp.source, scope)
+            if not source.is_list and source != ANY:
+                self.error("E212", f"`for {comp.var} in` needs a list, but this is a {source}", comp.source)
+            self.expr(comp.body, scope.bind(comp.var, item_type(source)))
+            return result
+        if len(args) not in (1, 2):
+            self.error("E220", f"`{node.func}` takes a list and an optional body, {len(args)} given", node)
+            return result
+        source = self.expr(args[0], scope)
+        if not source.is_list and source != ANY:
+            self.error("E212", f"`{node.func}` needs a list, but this is a {source}", args[0])
+        if len(args) == 2:
+            self.expr(args[1], scope.with_it(item_type(source)))
+        elif node.func == "all":
+            self.error("E220", "`all` needs a condition: all(list, condition) or all(c for x in list)", node)
+        return result
+
+    def chart(self, chart: ast.Chart):
+        if len(chart.keys) != len(chart.values):
+            self.bag.error("E230", f"this chart has {len(chart.keys)} keys but {len(chart.values)} values",
+                           chart.span)
+        kinds = {type(v) for v in chart.values}
+        if len(kinds) > 1:
+            self.bag.error("E231", "a chart's values must be all numbers or all texts", chart.span)
+        lows = sorted(k.low for k in chart.keys)
+        if len(set(lows)) != len(lows):
+            self.bag.error("E232", "two columns of this chart start at the same number", chart.span)
+        for key in chart.keys:
+            if key.high is not None and key.high < key.low:
+                self.bag.error("E232", f"the range {key.low}-{key.high} is empty", key.span)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, scope: Scope) -> None:
+        for stmt in stmts:
+            getattr(self, "s_" + type(stmt).__name__)(stmt, scope)
+
+    def s_Place(self, node, scope):
+        self.expect(node.kind, scope, SYM, "the piece to place")
+        self.expect(node.at, scope, CELL, "where to place")
+        for kw in node.attributes:
+            if kw.name not in self.sym.piece_attributes:
+                hint = did_you_mean(kw.name, sorted(self.sym.piece_attributes))
+                self.error("E202", f"unknown attribute `{kw.name}`", kw, hint)
+            self.expr(kw.value, scope)
+
+    def s_Remove(self, node, scope):
+        t = self.expr(node.target, scope)
+        if not compatible(t, CELL) and not compatible(t, list_of(CELL)):
+            self.error("E210", f"`remove` takes a cell or a list of cells, not a {t}", node.target)
+
+    def s_Replace(self, node, scope):
+        self.expect(node.target, scope, CELL, "the cell whose piece is replaced")
+        self.expect(node.kind, scope, SYM, "the new piece")
+
+    def s_Store(self, node, scope):
+        self.expect(node.item, scope, SYM, "what to store")
+        self.expect(node.holder, scope, CELL, "the cell of the holding piece")
+
+    s_Unstore = s_Store
+
+    def s_Move(self, node, scope):
+        self.expect(node.token, scope, SYM, "the token to move")
+        self.expect(node.source, scope, CELL, "where the token is")
+        self.expect(node.destination, scope, CELL, "where the token goes")
+
+    def target(self, target: ast.Target, scope: Scope) -> Type:
+        if target.owner is None:
+            if target.name in self.sym.vars:
+                self.out.resolved[target] = ("global", None)
+                return self.sym.vars[target.name]
+            if target.name in self.sym.player_vars and scope.me:
+                self.out.resolved[target] = ("player_var", None)
+                return self.sym.player_vars[target.name]
+            names = sorted(set(self.sym.vars) | set(self.sym.player_vars))
+        else:
+            owner_type = scope.locals.get(target.owner) if target.owner in scope.locals else (
+                PLAYER if target.owner in ("me", "left", "right") else None)
+            if owner_type not in (PLAYER, ANY):
+                self.error("E207", f"`{target.owner}` is not a player, so `{target.owner}.{target.name}` "
+                                   "cannot be set", target)
+                return ANY
+            if target.name in self.sym.player_vars:
+                self.out.resolved[target] = ("player_var", target.owner)
+                return self.sym.player_vars[target.name]
+            names = sorted(self.sym.player_vars)
+        hint = did_you_mean(target.name, names)
+        self.error("E207", f"`{target.name}` is not a variable; declare it under `vars:` or `player_vars:`",
+                   target, hint)
+        return ANY
+
+    def s_Set(self, node, scope):
+        expected = self.target(node.target, scope)
+        self.expr(node.value, scope)
+
+    def s_Change(self, node, scope):
+        expected = self.target(node.target, scope)
+        if not compatible(expected, NUM):
+            self.error("E210", f"`{node.op}` changes a number, but `{node.target.name}` holds a {expected}",
+                       node.target)
+        self.expect(node.value, scope, NUM, f"the value of `{node.op}`")
+
+    def s_Score(self, node, scope):
+        if not scope.me:
+            self.error("E208", "`score` needs a player: use it in an action, or inside `for p in players`", node)
+        self.expect(node.value, scope, NUM, "points")
+
+    def s_If(self, node, scope):
+        for condition, body in node.branches:
+            self.expect(condition, scope, BOOL, "the condition of `if`")
+            self.block(body, scope)
+        self.block(node.otherwise, scope)
+
+    def _loop(self, var, source, body, scope, what):
+        t = self.expr(source, scope)
+        if not t.is_list and t != ANY:
+            self.error("E212", f"`{what}` needs a list, but this is a {t}", source)
+        self.block(body, scope.bind(var, item_type(t)))
+
+    def s_For(self, node, scope):
+        self._loop(node.var, node.source, node.body, scope, "for")
+
+    def s_Choose(self, node, scope):
+        if not scope.me:
+            self.error("E208", "`choose` needs a player to ask: use it in an action", node)
+        self._loop(node.var, node.source, node.body, scope, "choose")
+
+    def s_Roll(self, node, scope):
+        t = self.expr(node.dice, scope)
+        if isinstance(node.dice, ast.Name) and self.out.resolved.get(node.dice, ("",))[0] == "die":
+            return
+        if isinstance(node.dice, ast.ListExpr) and all(
+                self.out.resolved.get(d, ("",))[0] == "die" for d in node.dice.items):
+            return
+        self.error("E209", "`roll` takes a die or a list of dice", node.dice)
+
+    def s_Shuffle(self, node, scope):
+        self.expect(node.deck, scope, DECK, "what to shuffle")
+
+    def s_Draw(self, node, scope):
+        self.expect(node.deck, scope, DECK, "what to draw from")
+        self.block(node.body, scope.bind(node.var, SYM))
+
+    def s_Emit(self, node, scope):
+        for kw in node.attributes:
+            self.expr(kw.value, scope)
+
+    def s_Rotate(self, node, scope):
+        if node.name not in self.sym.player_vars:
+            hint = did_you_mean(node.name, sorted(self.sym.player_vars))
+            self.error("E207", f"`rotate` passes a player variable around the seats; `{node.name}` is not one",
+                       node, hint)
+
+    def s_Finish(self, node, scope):
+        self.expect(node.player, scope, PLAYER, "who finishes")
+
+
+# ------------------------------------------------------------------ the pack
+def check_pack(model, bag) -> Checked:
+    """Check every fragment of a pack model; diagnostics go into `bag`."""
+    symbols = build_symbols(model, bag)
+    checker = Checker(symbols, bag)
+    _check_vars(checker, model)
+    _check_pieces(checker, model)
+    _check_shapes(checker, model)
+    for chart in symbols.charts.values():
+        if chart is not None:
+            checker.chart(chart)
+    _check_actions(checker, model)
+    _check_flow(checker, model)
+    top = Scope({})
+    for term in model.scoring:
+        if term.expr is not None:
+            checker.expect(term.expr, top, NUM, f"scoring term `{term.name}`")
+    if model.verdict is not None:
+        checker.expr(model.verdict, top)
+    return checker.out
+
+
+def _check_vars(checker: Checker, model) -> None:
+    constant = Scope({}, me=False)
+    for table, defs in ((checker.sym.vars, model.vars), (checker.sym.player_vars, model.player_vars)):
+        for var in defs:
+            values = var.per_seat or ((var.initial,) if var.initial is not None else ())
+            t = NONE
+            for value in values:
+                if value is not None:
+                    t = join(t, checker.expr(value, constant)) if t != NONE else checker.expr(value, constant)
+            table[var.name] = ANY if t in (NONE,) else t
+
+
+def _check_pieces(checker: Checker, model) -> None:
+    scope = Scope({}, self_type=CELL)
+    for piece in model.pieces:
+        if piece.score is not None:
+            checker.expect(piece.score, scope, NUM, f"the score of `{piece.name}`")
+        if piece.place is not None:
+            checker.expect(piece.place, scope, BOOL, f"the placement rule of `{piece.name}`")
+        for name, mark in piece.marks.items():
+            if mark is not None:
+                checker.expr(mark, scope)
+
+
+def _check_shapes(checker: Checker, model) -> None:
+    for shape in model.shapes:
+        for symbol, condition in shape.legend.items():
+            if condition is not None:
+                checker.expect(condition, Scope({}, it=CELL), BOOL, f"legend `{symbol}`")
+        if shape.family is not None:
+            scope = Scope({"x": NUM, "y": NUM, "n": NUM}, me=False)
+            checker.expect(shape.family, scope, BOOL, f"the cells of family `{shape.name}`")
+            if shape.sizes is not None:
+                checker.expect(shape.sizes, Scope({}, me=False), list_of(NUM), "sizes")
+
+
+def _check_actions(checker: Checker, model) -> None:
+    for action in model.actions:
+        scope = Scope({})
+        for name, domain in action.params:
+            t = checker.expr(domain, scope) if domain is not None else ANY
+            if not t.is_list and t != ANY:
+                checker.error("E212", f"parameter `{name}` must range over a list, but this is a {t}", domain)
+            scope = scope.bind(name, item_type(t))
+        if action.when is not None:
+            checker.expect(action.when, scope, BOOL, f"the condition of action `{action.name}`")
+        checker.block(action.effect, scope)
+
+
+def _check_flow(checker: Checker, model) -> None:
+    flow = model.flow
+    for step in flow.setup + flow.round:
+        global_scope = Scope({}, me=False)
+        if step.kind == "do":
+            checker.block(step.effect, global_scope)
+            continue
+        if step.who is not None:
+            t = checker.expr(step.who, global_scope)
+            if not compatible(t, list_of(PLAYER)) and not compatible(t, PLAYER):
+                checker.error("E210", f"`who` must be a player or a list of players, not a {t}", step.who)
+        for name, span in step.actions:
+            if name not in checker.sym.actions:
+                hint = did_you_mean(name, sorted(checker.sym.actions))
+                checker.bag.error("E204", f"unknown action `{name}`", span,
+                                  hint=hint)
+    if flow.end is not None:
+        checker.expect(flow.end, Scope({}, me=False), BOOL, "the end condition")
+    for term in flow.ranking:
+        if term is not None:
+            checker.expect(term, Scope({}), NUM, "a ranking term")

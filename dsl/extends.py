@@ -1,0 +1,230 @@
+"""Pack composition: ``extends:`` a base pack, override entries, ``remove:`` some.
+
+A pack may name a base with a top-level ``extends:`` (a bundled pack name or
+a path relative to the extending file).  The base is loaded first; then:
+
+* a top-level section that is a mapping in both files is merged entry by
+  entry, and the child's entry replaces the base's entry whole;
+* any other top-level value (sequence, scalar) replaces the base's whole;
+* ``remove:`` lists dotted paths (``section`` or ``section.entry``) deleted
+  from the base before the child's entries are added.
+
+Example::
+
+    # base.pack                  # child.pack
+    pieces:                      extends: base.pack
+      a: {moves: 1}              remove: [pieces.b]
+      b: {moves: 2}              pieces:
+                                   c: {moves: 3}
+
+gives ``pieces: {a: ..., c: ...}``.  Nodes keep the span of the file they
+came from.  Codes: E120 unknown bundled pack, E121 file not found, E122
+extends cycle, E123 chain too deep, E124 bad ``extends``, E125 bad
+``remove``, E126 ``remove`` path not in the base, E127 ``remove`` without
+``extends``.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+from pathlib import Path
+
+import attrs
+
+from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span, did_you_mean
+from boardrule.dsl.loader import MapNode, Node, ScalarNode, SeqNode, key_identity, load_yaml_file
+
+MAX_EXTENDS_DEPTH = 16
+PACK_SUFFIX = ".pack"
+_RESERVED = ("extends", "remove")
+
+
+@attrs.frozen
+class PackTree:
+    """A merged pack: ``root`` is clean (no ``extends``/``remove`` keys).
+
+    ``files`` lists the files of the chain, base first; ``overridden`` holds
+    (child key, base key) pairs for every base entry a child replaced, so a
+    lint can warn about shadowing.
+    """
+
+    root: MapNode
+    files: tuple[str, ...]
+    overridden: tuple[tuple[ScalarNode, ScalarNode], ...] = ()
+
+
+def bundled_dir() -> Path:
+    """The folder holding the bundled ``*.pack`` files."""
+    return Path(str(importlib.resources.files("boardrule.rulepacks")))
+
+
+def bundled_pack_names() -> list[str]:
+    """Sorted names of the bundled packs (file names without ``.pack``)."""
+    folder = bundled_dir()
+    return sorted(p.stem for p in folder.glob(f"*{PACK_SUFFIX}") if p.is_file())
+
+
+def _looks_like_path(text: str) -> bool:
+    return any(sep in text for sep in ("/", "\\", os.sep)) or Path(text).suffix != ""
+
+
+def resolve_pack_path(
+    name_or_path: str | os.PathLike, relative_to: str | os.PathLike | None = None, *, span: Span | None = None
+) -> Path:
+    """An existing pack file: a path (relative to ``relative_to``'s folder) or a bundled name.
+
+    >>> resolve_pack_path("no-such-pack")
+    Traceback (most recent call last):
+    ...
+    boardrule.dsl.diagnostics.PackError: error[E120]: unknown pack `no-such-pack` ...
+    """
+    text = os.fspath(name_or_path)
+    if not str(text).strip():
+        raise PackError("a pack name or path must not be empty", code="E124", span=span)
+    candidate = Path(text)
+    if relative_to is not None and not candidate.is_absolute():
+        base = Path(relative_to)
+        candidate = (base if base.is_dir() else base.parent) / candidate
+    if candidate.is_file():
+        return candidate
+    if isinstance(name_or_path, os.PathLike) or _looks_like_path(text):
+        siblings = [p.name for p in candidate.parent.glob(f"*{PACK_SUFFIX}")] if candidate.parent.is_dir() else []
+        hint = did_you_mean(candidate.name, siblings)
+        raise PackError(f"pack file `{candidate}` not found", code="E121", span=span, hint=hint)
+    bundled = bundled_dir() / f"{text}{PACK_SUFFIX}"
+    if bundled.is_file():
+        return bundled
+    names = bundled_pack_names()
+    listing = ", ".join(names) if names else "none"
+    message = f"unknown pack `{text}` (bundled packs: {listing})"
+    raise PackError(message, code="E120", span=span, hint=did_you_mean(text, names))
+
+
+def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None = None) -> PackTree:
+    """Load a pack and every base it extends, merged into one :class:`PackTree`.
+
+    >>> tree = load_pack_tree("child.pack")  # doctest: +SKIP
+    >>> tree.files                            # doctest: +SKIP
+    ('base.pack', 'child.pack')
+    """
+    try:
+        chain = _load_chain(name_or_path, sources)
+    except PackError as exc:
+        exc.sources = exc.sources or sources
+        raise
+    bag = DiagnosticBag()
+    overridden: list[tuple[ScalarNode, ScalarNode]] = []
+    base_file, base_root = chain[-1]
+    if "remove" in base_root:
+        key = base_root.key_node("remove")
+        bag.error("E127", "`remove` needs `extends`: there is no base to remove from", key.span)
+    merged = _strip(base_root)
+    for _file, child in reversed(chain[:-1]):
+        merged = _merge(merged, child, bag, overridden)
+    bag.raise_if_errors(PackError, sources)
+    files = tuple(f for f, _ in reversed(chain))
+    return PackTree(merged, files, tuple(overridden))
+
+
+def _load_chain(name_or_path, sources) -> list[tuple[str, MapNode]]:
+    """The files of the extends chain, child first."""
+    chain: list[tuple[str, MapNode]] = []
+    seen: list[Path] = []
+    path, span = resolve_pack_path(name_or_path), None
+    while True:
+        real = path.resolve()
+        if real in seen:
+            names = [p.name for p in seen[seen.index(real) :]] + [real.name]
+            raise PackError(f"extends cycle: {' -> '.join(names)}", code="E122", span=span)
+        if len(seen) > MAX_EXTENDS_DEPTH:
+            message = f"extends chain is longer than {MAX_EXTENDS_DEPTH} packs"
+            raise PackError(message, code="E123", span=span)
+        seen.append(real)
+        root = load_yaml_file(path, sources)
+        chain.append((os.fspath(path), root))
+        ext = root.get("extends")
+        if ext is None and "extends" not in root:
+            return chain
+        span = ext.span if ext is not None else root.key_node("extends").span
+        if not isinstance(ext, ScalarNode) or not isinstance(ext.value, str):
+            raise PackError("`extends` must be a pack name or a path", code="E124", span=span)
+        path = resolve_pack_path(ext.value, relative_to=path, span=span)
+
+
+def _strip(root: MapNode) -> MapNode:
+    entries = tuple((k, v) for k, v in root.entries if k.value not in _RESERVED)
+    return MapNode(entries, root.span)
+
+
+def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list) -> MapNode:
+    """Apply ``child`` (its ``remove`` first, then its entries) on top of ``base``."""
+    table = {key_identity(k.value): (k, v) for k, v in base.entries}
+    if "remove" in child:
+        _apply_removes(table, child.get("remove"), child.key_node("remove"), bag)
+    for key, node in child.entries:
+        if key.value in _RESERVED:
+            continue
+        ident = key_identity(key.value)
+        if ident not in table:
+            table[ident] = (key, node)
+            continue
+        base_key, base_node = table[ident]
+        if isinstance(base_node, MapNode) and isinstance(node, MapNode):
+            table[ident] = (key, _merge_section(base_node, node, overridden))
+        else:
+            overridden.append((key, base_key))
+            table[ident] = (key, node)
+    return MapNode(tuple(table.values()), child.span)
+
+
+def _merge_section(base: MapNode, child: MapNode, overridden: list) -> MapNode:
+    """One level down: each child entry replaces the base entry of that name whole."""
+    table = {key_identity(k.value): (k, v) for k, v in base.entries}
+    for key, node in child.entries:
+        ident = key_identity(key.value)
+        if ident in table:
+            overridden.append((key, table[ident][0]))
+        table[ident] = (key, node)
+    return MapNode(tuple(table.values()), child.span)
+
+
+def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: DiagnosticBag) -> None:
+    if not isinstance(removes, SeqNode):
+        span = removes.span if removes is not None else key.span
+        bag.error("E125", "`remove` must be a list of dotted paths like `section.entry`", span)
+        return
+    for item in removes.items:
+        if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
+            bag.error("E125", "each `remove` item must be a dotted path string", item.span)
+            continue
+        _remove_one(table, item, bag)
+
+
+def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag) -> None:
+    parts = item.value.split(".")
+    if len(parts) > 2 or not all(parts):
+        bag.error("E125", f"`{item.value}` is not a `section` or `section.entry` path", item.span)
+        return
+    by_name = {str(k.raw): ident for ident, (k, _) in table.items()}
+    section = parts[0]
+    if section not in by_name:
+        _missing(bag, item, 0, section, by_name, "the base has no section")
+        return
+    if len(parts) == 1:
+        del table[by_name[section]]
+        return
+    sec_key, sec_node = table[by_name[section]]
+    names = {str(k.raw): k for k, _ in sec_node.entries} if isinstance(sec_node, MapNode) else {}
+    if parts[1] not in names:
+        _missing(bag, item, len(section) + 1, parts[1], names, f"section `{section}` of the base has no entry")
+        return
+    gone = key_identity(names[parts[1]].value)
+    kept = tuple((k, v) for k, v in sec_node.entries if key_identity(k.value) != gone)
+    table[by_name[section]] = (sec_key, MapNode(kept, sec_node.span))
+
+
+def _missing(bag: DiagnosticBag, item: ScalarNode, start: int, name: str, pool, what: str) -> None:
+    # Point at the offending part of the dotted path, not the whole string.
+    span = item.span_of(start, start + len(name))
+    bag.error("E126", f"cannot remove `{item.value}`: {what} `{name}`", span, hint=did_you_mean(name, pool))

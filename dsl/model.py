@@ -1,0 +1,239 @@
+"""The pack model: YAML nodes read into typed sections with parsed fragments.
+
+`read_pack(tree, bag)` walks the merged YAML tree of a pack, checks the shape
+of every section (known keys, scalar types) and parses each language field
+with the grammar entry point its key calls for. Diagnostics go into `bag`;
+nothing is raised here, so one run reports every problem of a pack.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+from boardrule.dsl.diagnostics import PackError, did_you_mean
+from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
+from boardrule.dsl.parser import parse_fragment
+
+
+@attrs.frozen
+class GameInfo:
+    id: str
+    name: str
+    players: Any  # ast.PlayerRange
+    seats: Optional[int]
+    version: str
+    doc: str
+
+
+@attrs.frozen
+class OptionDef:
+    name: str
+    values: tuple  # allowed values (strings), or () for an int/bool option
+    type: str  # "choice", "int", "bool"
+    default: Any
+    doc: str
+    span: Any
+
+
+@attrs.frozen
+class PieceDef:
+    name: str
+    symbol: str
+    attributes: dict  # static attribute name -> value (scalars)
+    variable: tuple  # names of attributes set when placed
+    score: Any  # ast expr or None
+    score_label: str
+    marks: dict  # mark name -> ast expr
+    place: Any  # ast expr (a condition on the target cell) or None
+    span: Any
+
+
+@attrs.frozen
+class BoardDef:
+    grid: Any  # ast.GridDecl
+    shared: bool
+    mask: Optional[str]
+    regions: dict  # name -> ast.CellList
+    span: Any
+
+
+@attrs.frozen
+class ShapeDef:
+    name: str
+    art: Optional[str]
+    art_node: Any
+    symmetry: str
+    legend: dict  # symbol -> ast expr
+    family: Any  # ast expr over x, y, n (or None)
+    sizes: Any  # ast.Range for families
+    span: Any
+
+
+@attrs.frozen
+class VarDef:
+    name: str
+    initial: Any  # ast expr
+    per_seat: tuple  # ast exprs, one per seat (optional)
+    span: Any
+
+
+@attrs.frozen
+class DiceDef:
+    name: str
+    faces: tuple  # ast exprs
+    span: Any
+
+
+@attrs.frozen
+class DeckDef:
+    name: str
+    cards: tuple  # (ast expr, count)
+    span: Any
+
+
+@attrs.frozen
+class ActionDef:
+    name: str
+    params: tuple  # (name, ast expr)
+    when: Any  # ast expr or None
+    effect: tuple  # statements
+    label: Optional[str]
+    span: Any
+
+
+@attrs.frozen
+class StepDef:
+    kind: str  # do, turns, together, decide
+    effect: tuple
+    actions: tuple  # (name, span)
+    who: Any  # ast expr or None
+    repeat: bool
+    span: Any
+
+
+@attrs.frozen
+class FlowDef:
+    setup: tuple
+    round: tuple
+    end: Any  # ast expr
+    end_check: str  # "turn" or "round"
+    max_rounds: int
+    ranking: tuple  # ast exprs, higher is better
+    span: Any
+
+
+@attrs.frozen
+class DefineDef:
+    """A named expression, maybe with parameters: `won(p): fits(line, ...)`."""
+
+    name: str
+    params: tuple
+    body: Any
+    span: Any
+
+
+@attrs.frozen
+class ScoreTerm:
+    name: str
+    expr: Any
+    span: Any
+
+
+@attrs.frozen
+class TestDef:
+    name: str
+    node: Any  # the YAML mapping; the test runner reads it
+    span: Any
+
+
+@attrs.frozen
+class PackModel:
+    game: GameInfo
+    options: tuple
+    symbols: dict  # set name -> tuple of (symbol, span)
+    pieces: tuple
+    board: BoardDef
+    shapes: tuple
+    charts: dict  # name -> ast.Chart
+    vars: tuple  # global
+    player_vars: tuple
+    dice: tuple
+    decks: tuple
+    actions: tuple
+    flow: FlowDef
+    scoring: tuple
+    verdict: Any  # ast expr or None: a text shown at the end (solo)
+    defines: tuple
+    tests: tuple
+    files: tuple
+
+
+SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
+            "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "tests", "doc")
+
+
+class Reader:
+    """Reads YAML nodes, reporting every problem to the bag instead of raising."""
+
+    def __init__(self, bag):
+        self.bag = bag
+
+    # ------------------------------------------------------------ YAML shape
+    def mapping(self, node, what: str, keys=None) -> MapNode:
+        if not isinstance(node, MapNode):
+            self.bag.error("E010", f"{what} must be a mapping", getattr(node, "span", None))
+            return MapNode((), getattr(node, "span", None))
+        if keys is not None:
+            for key, _ in node.entries:
+                if key.value not in keys:
+                    hint = did_you_mean(str(key.value), keys)
+                    self.bag.error("E011", f"unknown key `{key.value}` in {what}", key.span,
+                                   hint=hint or f"expected one of: {', '.join(keys)}")
+        return node
+
+    def sequence(self, node, what: str) -> tuple:
+        if node is None:
+            return ()
+        if not isinstance(node, SeqNode):
+            self.bag.error("E012", f"{what} must be a list", node.span)
+            return ()
+        return node.items
+
+    def scalar(self, node, what: str, types=(str,), default=None):
+        if node is None:
+            return default
+        if not isinstance(node, ScalarNode) or not isinstance(node.value, types) or \
+                (bool not in types and isinstance(node.value, bool)):
+            names = " or ".join(t.__name__.replace("str", "text").replace("int", "a number") for t in types)
+            self.bag.error("E013", f"{what} must be {names}", node.span)
+            return default
+        return node.value
+
+    def text(self, node, what: str, default=None):
+        value = self.scalar(node, what, (str, int), default)
+        return None if value is None else str(value)
+
+    # ------------------------------------------------------------ fragments
+    def fragment(self, node, kind: str, what: str):
+        if node is None:
+            return None
+        if not isinstance(node, ScalarNode) or node.value is None or isinstance(node.value, bool):
+            self.bag.error("E014", f"{what} must be written in the boardrule language as text",
+                           getattr(node, "span", None))
+            return None
+        text = str(node.value)
+        try:
+            return parse_fragment(text, kind, node.span_of)
+        except PackError as err:
+            for diag in err.diagnostics:
+                self.bag.add(diag)
+            return None
+
+    def expr(self, node, what: str):
+        return self.fragment(node, "expr", what)
+
+    def effect(self, node, what: str) -> tuple:
+        parsed = self.fragment(node, "effect", what)
+        return parsed or ()

@@ -1,0 +1,70 @@
+"""The front door of the language: load, read, check a pack.
+
+    >>> from boardrule.dsl.pack import load_pack
+    >>> pack = load_pack("tictactoe")
+    >>> pack.model.game.id
+    'tictactoe'
+
+Each stage collects its diagnostics and raises one PackError with all of
+them; a pack that loads here is ready for `interpreter.game.compile_game`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import attrs
+
+from boardrule.dsl.checker import Checked, check_pack
+from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore
+from boardrule.dsl.extends import PackTree, load_pack_tree
+from boardrule.dsl.loader import load_yaml_text
+from boardrule.dsl.model import PackModel
+from boardrule.dsl.sections import read_pack
+
+
+@attrs.frozen
+class Pack:
+    model: PackModel
+    checked: Checked
+    tree: PackTree
+    content_hash: str
+    sources: SourceStore
+    warnings: tuple = ()
+
+
+def load_pack(name_or_path, sources: SourceStore | None = None) -> Pack:
+    """Load a pack by bundled name or path, with every base it extends."""
+    sources = sources if sources is not None else SourceStore()
+    tree = load_pack_tree(name_or_path, sources)
+    return _finish(tree, sources, _hash_files(tree.files))
+
+
+def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None = None) -> Pack:
+    """Load a pack from text (tests, docs); it cannot use `extends`."""
+    sources = sources if sources is not None else SourceStore(read_disk=False)
+    sources.add(file, text)
+    root = load_yaml_text(text, file)
+    if "extends" in root:
+        raise PackError("a pack given as text cannot use `extends`; save it to a file", code="E125",
+                        span=root.key_node("extends").span, sources=sources)
+    tree = PackTree(root, (file,))
+    return _finish(tree, sources, hashlib.sha256(text.encode()).hexdigest()[:16])
+
+
+def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
+    bag = DiagnosticBag()
+    model = read_pack(tree.root, bag, tree.files)
+    bag.raise_if_errors(PackError, sources)
+    checked = check_pack(model, bag)
+    bag.raise_if_errors(PackError, sources)
+    warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
+    return Pack(model, checked, tree, content_hash, sources, warnings)
+
+
+def _hash_files(files) -> str:
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(Path(file).read_bytes())
+    return digest.hexdigest()[:16]

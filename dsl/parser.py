@@ -1,0 +1,107 @@
+"""Parse one language fragment (the text of a pack field) into AST nodes.
+
+    >>> from boardrule.dsl.parser import parse_fragment
+    >>> parse_fragment("1 + 2", "expr").op
+    '+'
+
+Lark's exceptions never leave this module: a syntax error becomes a PackError
+whose span points into the pack file, with what was expected instead.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from boardrule.dsl.diagnostics import Diagnostic, PackError, Span
+from boardrule.dsl.transform import AstBuilder
+
+FIELD_KINDS = ("expr", "effect", "chart", "grid", "cells", "players")
+MAX_FRAGMENT = 20_000  # characters in one field
+MAX_NESTING = 200  # brackets open at once
+
+_READABLE = {
+    "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",
+    "CELL_NAME": "a cell name like A1", "COMP_OP": "a comparison", "GRID_KIND": "`square` or `hex`",
+    "CHANGE_OP": "`+=` or `-=`", "CHOOSE_MODE": "`optional`",
+    "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",
+    "COMMA": "`,`", "COLON": "`:`", "DOT": "`.`", "PLUS": "`+`", "MINUS": "`-`", "STAR": "`*`",
+    "SLASH": "`/`", "PERCENT": "`%`", "EQUAL": "`=`", "SEMICOLON": "`;`", "__ANON_0": "`..`",
+}
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("boardrule.dsl").joinpath("boardrule.lark").read_text()
+    return Lark(grammar, parser="lalr", start=[k + "_field" for k in FIELD_KINDS],
+                propagate_positions=True, maybe_placeholders=False, cache=False)
+
+
+def _plain_locate(file: str, text: str):
+    """A locate function for text that is its own file (tests, the REPL)."""
+
+    def locate(start: int, end: int) -> Span:
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        end_line = text.count("\n", 0, end) + 1
+        end_col = end - (text.rfind("\n", 0, end) + 1) + 1
+        return Span(file, line, col, end_line, end_col)
+
+    return locate
+
+
+def parse_fragment(text: str, kind: str, locate=None, file: str = "<fragment>"):
+    """Parse `text` as a field of `kind` (one of FIELD_KINDS) into AST nodes.
+
+    `locate(start, end)` maps offsets in `text` to a Span in the pack file.
+    """
+    locate = locate or _plain_locate(file, text)
+    _check_limits(text, locate)
+    try:
+        tree = _lark().parse(text, start=kind + "_field")
+    except UnexpectedInput as err:
+        raise PackError([_syntax_diagnostic(err, text, kind, locate)]) from None
+    except (LarkError, RecursionError) as err:  # pragma: no cover - defensive
+        raise PackError([Diagnostic("E100", f"cannot parse this {kind}: {err}", locate(0, len(text)))]) from None
+    return AstBuilder(locate).transform(tree)
+
+
+def _check_limits(text: str, locate) -> None:
+    if len(text) > MAX_FRAGMENT:
+        raise PackError([Diagnostic("E105", f"this field is {len(text)} characters long; the limit is {MAX_FRAGMENT}",
+                                    locate(0, 1))])
+    depth = 0
+    for offset, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise PackError([Diagnostic("E106", f"brackets nested more than {MAX_NESTING} deep",
+                                            locate(offset, offset + 1))])
+        elif char in ")]}":
+            depth -= 1
+
+
+def _expected(err) -> str:
+    names = sorted({_READABLE.get(t, f"`{t.lower()}`" if t.isupper() else t) for t in err.expected})
+    if not names:
+        return ""
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return "; expected " + ", ".join(names)
+
+
+def _syntax_diagnostic(err, text: str, kind: str, locate) -> Diagnostic:
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        end = len(text.rstrip())
+        return Diagnostic("E101", f"this {kind} ends too early" + _expected(err), locate(max(end - 1, 0), end))
+    if isinstance(err, UnexpectedCharacters):
+        start = err.pos_in_stream
+        char = text[start]
+        return Diagnostic("E102", f"unexpected character `{char}` in this {kind}", locate(start, start + 1))
+    token = err.token
+    start = token.start_pos if token.start_pos is not None else 0
+    end = token.end_pos if token.end_pos is not None else start + 1
+    return Diagnostic("E103", f"unexpected `{token}` in this {kind}" + _expected(err), locate(start, end))

@@ -1,0 +1,240 @@
+"""Section readers: one function per top-level section of a pack."""
+
+from __future__ import annotations
+
+from boardrule.dsl import ast
+from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
+import re
+
+from boardrule.dsl.model import (SECTIONS, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
+                                 OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
+                                 TestDef, VarDef)
+
+STEP_KINDS = ("do", "turns", "together", "decide")
+MAX_ROUNDS_DEFAULT = 1000
+
+
+def read_pack(root: MapNode, bag, files=()) -> PackModel:
+    """Read a merged pack tree into a PackModel; problems go into `bag`."""
+    r = Reader(bag)
+    root = r.mapping(root, "a pack", SECTIONS)
+    get = root.get
+    return PackModel(
+        game=read_game(r, get("game"), root.span),
+        options=read_options(r, get("options")),
+        symbols=read_symbols(r, get("symbols")),
+        pieces=read_pieces(r, get("pieces")),
+        board=read_board(r, get("board"), root.span),
+        shapes=read_shapes(r, get("shapes")),
+        charts=read_charts(r, get("charts")),
+        vars=read_vars(r, get("vars"), "vars"),
+        player_vars=read_vars(r, get("player_vars"), "player_vars"),
+        dice=read_dice(r, get("dice")),
+        decks=read_decks(r, get("decks")),
+        actions=read_actions(r, get("actions")),
+        flow=read_flow(r, get("flow"), root.span),
+        scoring=read_scoring(r, get("scoring")),
+        verdict=r.expr(get("verdict"), "verdict"),
+        defines=read_defines(r, get("define")),
+        tests=read_tests(r, get("tests")),
+        files=tuple(files),
+    )
+
+
+def _entries(r: Reader, node, what: str):
+    if node is None:
+        return ()
+    return r.mapping(node, what).entries
+
+
+def read_game(r: Reader, node, span) -> GameInfo:
+    if node is None:
+        r.bag.error("E015", "the pack has no `game:` section (id, name, players)", span)
+        node = MapNode((), span)
+    m = r.mapping(node, "game", ("id", "name", "players", "seats", "version", "doc"))
+    players = r.fragment(m.get("players"), "players", "game.players") if m.get("players") is not None else None
+    if m.get("id") is None:
+        r.bag.error("E015", "`game:` needs an `id`", m.span)
+    if players is None and m.get("players") is None:
+        r.bag.error("E015", "`game:` needs `players` (a number or a range like 1..5)", m.span)
+    return GameInfo(id=r.text(m.get("id"), "game.id", "unnamed"), name=r.text(m.get("name"), "game.name", ""),
+                    players=players, seats=r.scalar(m.get("seats"), "game.seats", (int,)),
+                    version=r.text(m.get("version"), "game.version", "1"), doc=r.text(m.get("doc"), "game.doc", ""))
+
+
+def read_options(r: Reader, node) -> tuple:
+    options = []
+    for key, value in _entries(r, node, "options"):
+        m = r.mapping(value, f"option `{key.value}`", ("values", "type", "default", "doc"))
+        values = tuple(str(r.text(v, "an option value")) for v in r.sequence(m.get("values"), "values"))
+        kind = r.text(m.get("type"), "type", "choice" if values else "bool")
+        if kind not in ("choice", "int", "bool"):
+            r.bag.error("E016", f"unknown option type `{kind}`; expected choice, int or bool", m.get("type").span)
+        default = m.get("default").value if isinstance(m.get("default"), ScalarNode) else None
+        if kind == "choice" and values and default is not None and str(default) not in values:
+            r.bag.error("E016", f"default `{default}` is not one of the values {', '.join(values)}",
+                        m.get("default").span)
+        if default is None:
+            default = values[0] if values else (0 if kind == "int" else False)
+        options.append(OptionDef(str(key.value), values, kind, default, r.text(m.get("doc"), "doc", ""), key.span))
+    return tuple(options)
+
+
+def read_symbols(r: Reader, node) -> dict:
+    symbols = {}
+    for key, value in _entries(r, node, "symbols"):
+        items = r.sequence(value, f"symbols.{key.value}")
+        symbols[str(key.value)] = (tuple((str(r.text(i, "a symbol")), i.span) for i in items), key.span)
+    return symbols
+
+
+PIECE_KEYS = ("symbol", "score", "label", "marks", "place", "variable", "doc")
+
+
+def read_pieces(r: Reader, node) -> tuple:
+    pieces = []
+    for key, value in _entries(r, node, "pieces"):
+        m = r.mapping(value, f"piece `{key.value}`")
+        attributes = {}
+        for k, v in m.entries:
+            if k.value in PIECE_KEYS:
+                continue
+            attributes[str(k.value)] = (r.scalar(v, f"attribute `{k.value}`", (str, int, bool)), v.span)
+        marks = {str(k.value): r.expr(v, f"mark `{k.value}`") for k, v in _entries(r, m.get("marks"), "marks")}
+        variable = tuple(str(r.text(v, "an attribute name")) for v in r.sequence(m.get("variable"), "variable"))
+        pieces.append(PieceDef(
+            name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
+            attributes=attributes, variable=variable, score=r.expr(m.get("score"), "score"),
+            score_label=r.text(m.get("label"), "label", str(key.value)), marks=marks,
+            place=r.expr(m.get("place"), "place"), span=key.span))
+    return tuple(pieces)
+
+
+def read_board(r: Reader, node, span) -> BoardDef:
+    if node is None:
+        r.bag.error("E015", "the pack has no `board:` section", span)
+        return BoardDef(None, True, None, {}, span)
+    m = r.mapping(node, "board", ("grid", "shared", "mask", "regions"))
+    if m.get("grid") is None:
+        r.bag.error("E015", "`board:` needs a `grid:` such as `square 4 x 4`", m.span)
+    regions = {str(k.value): r.fragment(v, "cells", f"region `{k.value}`")
+               for k, v in _entries(r, m.get("regions"), "regions")}
+    return BoardDef(grid=r.fragment(m.get("grid"), "grid", "board.grid"),
+                    shared=bool(r.scalar(m.get("shared"), "board.shared", (bool,), False)),
+                    mask=r.text(m.get("mask"), "board.mask"), regions=regions, span=m.span)
+
+
+def read_shapes(r: Reader, node) -> tuple:
+    shapes = []
+    for key, value in _entries(r, node, "shapes"):
+        m = r.mapping(value, f"shape `{key.value}`", ("art", "symmetry", "legend", "family", "sizes", "doc"))
+        symmetry = r.text(m.get("symmetry"), "symmetry", "all")
+        if symmetry not in ("none", "rotate", "all"):
+            r.bag.error("E017", f"unknown symmetry `{symmetry}`; expected none, rotate or all", m.get("symmetry").span)
+        legend = {str(k.value): r.expr(v, f"legend `{k.value}`") for k, v in _entries(r, m.get("legend"), "legend")}
+        if m.get("art") is None and m.get("family") is None:
+            r.bag.error("E017", f"shape `{key.value}` needs `art:` or `family:`", key.span)
+        shapes.append(ShapeDef(str(key.value), r.text(m.get("art"), "art"), m.get("art"), symmetry, legend,
+                               r.expr(m.get("family"), "family"), r.expr(m.get("sizes"), "sizes"), key.span))
+    return tuple(shapes)
+
+
+def read_charts(r: Reader, node) -> dict:
+    return {str(k.value): r.fragment(v, "chart", f"chart `{k.value}`") for k, v in _entries(r, node, "charts")}
+
+
+def read_vars(r: Reader, node, what: str) -> tuple:
+    result = []
+    for key, value in _entries(r, node, what):
+        if isinstance(value, SeqNode):
+            per_seat = tuple(r.expr(v, "a starting value") for v in value.items)
+            result.append(VarDef(str(key.value), per_seat[0] if per_seat else None, per_seat, key.span))
+        else:
+            result.append(VarDef(str(key.value), r.expr(value, f"{what}.{key.value}"), (), key.span))
+    return tuple(result)
+
+
+def read_dice(r: Reader, node) -> tuple:
+    return tuple(DiceDef(str(k.value), tuple(r.expr(f, "a face") for f in r.sequence(v, "faces")), k.span)
+                 for k, v in _entries(r, node, "dice"))
+
+
+def read_decks(r: Reader, node) -> tuple:
+    decks = []
+    for key, value in _entries(r, node, "decks"):
+        cards = tuple((r.expr(k, "a card"), r.scalar(v, "a card count", (int,), 1))
+                      for k, v in _entries(r, value, f"deck `{key.value}`"))
+        decks.append(DeckDef(str(key.value), cards, key.span))
+    return tuple(decks)
+
+
+def read_actions(r: Reader, node) -> tuple:
+    actions = []
+    for key, value in _entries(r, node, "actions"):
+        m = r.mapping(value, f"action `{key.value}`", ("params", "when", "effect", "label", "doc"))
+        params = tuple((str(k.value), r.expr(v, f"parameter `{k.value}`"))
+                       for k, v in _entries(r, m.get("params"), "params"))
+        actions.append(ActionDef(str(key.value), params, r.expr(m.get("when"), "when"),
+                                 r.effect(m.get("effect"), "effect"), r.text(m.get("label"), "label"), key.span))
+    return tuple(actions)
+
+
+def read_step(r: Reader, node) -> StepDef | None:
+    m = r.mapping(node, "a flow step")
+    kinds = [k for k, _ in m.entries if k.value in STEP_KINDS]
+    if len(kinds) != 1:
+        r.bag.error("E018", "a flow step needs exactly one of: " + ", ".join(STEP_KINDS), m.span)
+        return None
+    kind = str(kinds[0].value)
+    allowed = {"do": ("do",), "turns": ("turns", "who", "repeat"), "together": ("together", "who", "repeat"),
+               "decide": ("decide", "who", "repeat")}[kind]
+    r.mapping(node, f"a `{kind}` step", allowed)
+    if kind == "do":
+        return StepDef("do", r.effect(m.get("do"), "do"), (), None, False, m.span)
+    actions = tuple((str(r.text(a, "an action name")), a.span) for a in r.sequence(m.get(kind), "actions"))
+    return StepDef(kind, (), actions, r.expr(m.get("who"), "who"),
+                   bool(r.scalar(m.get("repeat"), "repeat", (bool,), False)), m.span)
+
+
+def read_flow(r: Reader, node, span) -> FlowDef:
+    if node is None:
+        r.bag.error("E015", "the pack has no `flow:` section", span)
+        node = MapNode((), span)
+    m = r.mapping(node, "flow", ("setup", "round", "end", "check_end", "max_rounds", "ranking"))
+    steps = lambda key: tuple(s for s in (read_step(r, n) for n in r.sequence(m.get(key), key)) if s)
+    check = r.text(m.get("check_end"), "check_end", "turn")
+    if check not in ("turn", "round"):
+        r.bag.error("E018", f"check_end must be `turn` or `round`, not `{check}`", m.get("check_end").span)
+    if m.get("end") is None:
+        r.bag.error("E015", "`flow:` needs an `end:` condition", m.span)
+    return FlowDef(steps("setup"), steps("round"), r.expr(m.get("end"), "end"), check,
+                   r.scalar(m.get("max_rounds"), "max_rounds", (int,), MAX_ROUNDS_DEFAULT),
+                   tuple(r.expr(n, "a ranking term") for n in r.sequence(m.get("ranking"), "ranking")), m.span)
+
+
+def read_scoring(r: Reader, node) -> tuple:
+    return tuple(ScoreTerm(str(k.value), r.expr(v, f"scoring `{k.value}`"), k.span)
+                 for k, v in _entries(r, node, "scoring"))
+
+
+def read_tests(r: Reader, node) -> tuple:
+    tests = []
+    for index, item in enumerate(r.sequence(node, "tests")):
+        m = r.mapping(item, "a test", ("name", "options", "players", "seed", "position", "moves", "expect"))
+        tests.append(TestDef(str(r.text(m.get("name"), "name", f"test {index + 1}")), m, m.span))
+    return tuple(tests)
+
+
+_DEFINE_KEY = re.compile(r"^\s*([a-z_][a-zA-Z0-9_]*)\s*(?:\(\s*([a-z_][a-zA-Z0-9_]*(?:\s*,\s*[a-z_][a-zA-Z0-9_]*)*)?\s*\))?\s*$")
+
+
+def read_defines(r: Reader, node) -> tuple:
+    defines = []
+    for key, value in _entries(r, node, "define"):
+        match = _DEFINE_KEY.match(str(key.value))
+        if match is None:
+            r.bag.error("E019", f"`{key.value}` is not a definition name; write `name` or `name(a, b)`", key.span)
+            continue
+        params = tuple(p.strip() for p in (match.group(2) or "").split(",") if p.strip())
+        defines.append(DefineDef(match.group(1), params, r.expr(value, f"definition `{key.value}`"), key.span))
+    return tuple(defines)

@@ -1,0 +1,147 @@
+"""The symbol table of a pack: every name a pack declares, and what it is.
+
+Names share one namespace: a name declared twice (a piece kind and a region,
+say) is an error, so a bare name in an expression always means one thing.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of
+
+RESERVED = {"it", "self", "me"}
+
+
+@attrs.define
+class SymbolTable:
+    kinds: dict = attrs.field(factory=dict)
+    piece_attributes: dict = attrs.field(factory=dict)  # name -> Type
+    marks: set = attrs.field(factory=set)
+    symbol_sets: dict = attrs.field(factory=dict)  # name -> tuple of symbols
+    symbols: set = attrs.field(factory=set)
+    shapes: dict = attrs.field(factory=dict)
+    families: dict = attrs.field(factory=dict)
+    charts: dict = attrs.field(factory=dict)
+    vars: dict = attrs.field(factory=dict)  # name -> Type
+    player_vars: dict = attrs.field(factory=dict)
+    options: dict = attrs.field(factory=dict)
+    dice: dict = attrs.field(factory=dict)
+    decks: dict = attrs.field(factory=dict)
+    regions: dict = attrs.field(factory=dict)
+    actions: dict = attrs.field(factory=dict)
+    defines: dict = attrs.field(factory=dict)
+    declared: dict = attrs.field(factory=dict)  # name -> (what, span)
+
+    def lookup(self, name: str):
+        """(resolution, type) for a declared name, or None."""
+        if name in self.vars:
+            return ("global", name), self.vars[name]
+        if name in self.player_vars:
+            return ("player_var", name), self.player_vars[name]
+        if name in self.options:
+            option = self.options[name]
+            return ("option", name), {"int": NUM, "bool": BOOL}.get(option.type, SYM)
+        if name in self.regions:
+            return ("region", name), list_of(CELL)
+        if name in self.dice:
+            return ("die", name), SYM
+        if name in self.decks:
+            return ("deck", name), DECK
+        if name in self.shapes:
+            return ("shape", name), SHAPE
+        if name in self.symbol_sets:
+            return ("symset", name), list_of(SYM)
+        if name in self.kinds or name in self.symbols:
+            return ("symbol", name), SYM
+        if name in self.defines and not self.defines[name].params:
+            return ("define", name), None
+        return None
+
+    def all_names(self) -> set:
+        return (set(self.vars) | set(self.player_vars) | set(self.options) | set(self.regions) | set(self.dice)
+                | set(self.decks) | set(self.shapes) | set(self.symbol_sets) | set(self.kinds) | self.symbols
+                | set(self.defines))
+
+
+def _declare(table: SymbolTable, bag, name: str, what: str, span) -> bool:
+    if name in RESERVED:
+        bag.error("E205", f"`{name}` is a reserved word and cannot name a {what}", span)
+        return False
+    previous = table.declared.get(name)
+    if previous is not None:
+        bag.error("E205", f"`{name}` names both a {previous[0]} and a {what}", span,
+                  hint="every name in a pack must be unique")
+        return False
+    table.declared[name] = (what, span)
+    return True
+
+
+def _attribute_type(value, shapes) -> object:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return NUM
+    return SHAPE if value in shapes else SYM
+
+
+def build_symbols(model, bag) -> SymbolTable:
+    """Collect the declarations of a pack model into a SymbolTable."""
+    t = SymbolTable()
+    for shape in model.shapes:
+        if _declare(t, bag, shape.name, "shape", shape.span):
+            (t.families if shape.family is not None else t.shapes)[shape.name] = shape
+    for piece in model.pieces:
+        if _declare(t, bag, piece.name, "piece kind", piece.span):
+            t.kinds[piece.name] = piece
+    for name, (items, span) in model.symbols.items():
+        if _declare(t, bag, name, "symbol set", span):
+            t.symbol_sets[name] = tuple(s for s, _ in items)
+        for symbol, item_span in items:
+            if symbol not in t.kinds and symbol not in t.symbols and _declare(t, bag, symbol, "symbol", item_span):
+                t.symbols.add(symbol)
+    _collect_attributes(t, model, bag)
+    for what, table, defs in (("global variable", t.vars, model.vars),
+                              ("player variable", t.player_vars, model.player_vars)):
+        for var in defs:
+            if _declare(t, bag, var.name, what, var.span):
+                table[var.name] = ANY
+    for option in model.options:
+        if _declare(t, bag, option.name, "option", option.span):
+            t.options[option.name] = option
+            for value in option.values:
+                if value not in t.declared:
+                    t.symbols.add(value)
+    for name, chart in model.charts.items():
+        t.charts[name] = chart
+    for die in model.dice:
+        if _declare(t, bag, die.name, "die", die.span):
+            t.dice[die.name] = die
+    for deck in model.decks:
+        if _declare(t, bag, deck.name, "deck", deck.span):
+            t.decks[deck.name] = deck
+    for name, cells in model.board.regions.items():
+        if cells is not None and _declare(t, bag, name, "region", cells.span):
+            t.regions[name] = cells
+    for action in model.actions:
+        t.actions[action.name] = action
+    for define in model.defines:
+        if _declare(t, bag, define.name, "definition", define.span):
+            t.defines[define.name] = define
+    return t
+
+
+def _collect_attributes(t: SymbolTable, model, bag) -> None:
+    for piece in model.pieces:
+        for name, (value, span) in piece.attributes.items():
+            kind = _attribute_type(value, t.shapes)
+            if t.piece_attributes.get(name, kind) != kind:
+                bag.error("E206", f"attribute `{name}` holds a {kind} here but a {t.piece_attributes[name]} "
+                                  "on another piece kind", span)
+            t.piece_attributes[name] = kind
+            if isinstance(value, str) and not isinstance(value, bool) and value not in t.shapes \
+                    and value not in t.declared:
+                t.symbols.add(value)
+        for name in piece.variable:
+            t.piece_attributes.setdefault(name, SYM)
+        t.marks.update(piece.marks)

@@ -1,0 +1,253 @@
+"""Lark trees to AST nodes: structure only, no meaning.
+
+Each method receives the children of one grammar rule and returns one AST
+node; `locate` turns character offsets inside the fragment into a Span in the
+pack file.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from boardrule.dsl import ast
+
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+
+
+def _strip_quotes(text: str) -> str:
+    return text[1:-1]
+
+
+@v_args(meta=True)
+class AstBuilder(Transformer):
+    """Builds AST nodes; `locate(start, end)` maps fragment offsets to a Span."""
+
+    def __init__(self, locate):
+        super().__init__(visit_tokens=False)
+        self._locate = locate
+
+    def _span(self, meta):
+        if getattr(meta, "empty", True):
+            return self._locate(0, 0)
+        return self._locate(meta.start_pos, meta.end_pos)
+
+    def _token_span(self, token: Token):
+        return self._locate(token.start_pos, token.end_pos)
+
+    # ------------------------------------------------------------ fields
+    def expr_field(self, meta, children):
+        return children[0]
+
+    def effect_field(self, meta, children):
+        return tuple(c for c in children if c is not None)
+
+    def chart_field(self, meta, children):
+        return children[0]
+
+    def cells_field(self, meta, children):
+        refs = tuple(ast.CellRef(str(t), self._token_span(t)) for t in children)
+        return ast.CellList(refs, self._span(meta))
+
+    def players_field(self, meta, children):
+        low = int(children[0])
+        high = int(children[1]) if len(children) > 1 else low
+        return ast.PlayerRange(low, high, self._span(meta))
+
+    def grid_field(self, meta, children):
+        kind = str(children[0])
+        rest = list(children[1:])
+        layout = rest.pop(0) if isinstance(rest[0], str) and not isinstance(rest[0], Token) else None
+        columns, rows = int(rest[0]), int(rest[1])
+        return ast.GridDecl(kind, layout, columns, rows, tuple(rest[2:]), self._span(meta))
+
+    def grid_layout(self, meta, children):
+        return "-".join(str(c) for c in children)
+
+    def grid_option(self, meta, children):
+        return (str(children[0]), str(children[1]), self._span(meta))
+
+    # -------------------------------------------------------- expressions
+    def number(self, meta, children):
+        return ast.Number(int(children[0]), self._span(meta))
+
+    def string(self, meta, children):
+        return ast.String(_strip_quotes(str(children[0])), self._span(meta))
+
+    def name(self, meta, children):
+        return ast.Name(str(children[0]), self._span(meta))
+
+    def attribute(self, meta, children):
+        return ast.Attribute(children[0], str(children[1]), self._span(meta))
+
+    def index(self, meta, children):
+        return ast.Index(children[0], children[1], self._span(meta))
+
+    def call(self, meta, children):
+        func, *args = children
+        args = [a for a in args if a is not None]
+        positional = tuple(a for a in args if not isinstance(a, ast.Keyword))
+        keywords = tuple(a for a in args if isinstance(a, ast.Keyword))
+        return ast.Call(str(func), positional, keywords, self._span(meta))
+
+    def kwarg(self, meta, children):
+        return ast.Keyword(str(children[0]), children[1], self._span(meta))
+
+    def comprehension(self, meta, children):
+        body, var, source = children
+        return ast.Comprehension(body, str(var), source, self._span(meta))
+
+    def list(self, meta, children):
+        return ast.ListExpr(tuple(c for c in children if c is not None), self._span(meta))
+
+    def range(self, meta, children):
+        return ast.Range(children[0], children[1], self._span(meta))
+
+    def where(self, meta, children):
+        return ast.Where(children[0], children[1], self._span(meta))
+
+    def conditional(self, meta, children):
+        return ast.Conditional(children[0], children[1], children[2], self._span(meta))
+
+    def _binary(op):
+        def method(self, meta, children):
+            return ast.BinOp(op, children[0], children[1], self._span(meta))
+        return method
+
+    add = _binary("+")
+    subtract = _binary("-")
+    multiply = _binary("*")
+    divide = _binary("/")
+    modulo = _binary("%")
+    or_op = _binary("or")
+    and_op = _binary("and")
+    del _binary
+
+    def compare(self, meta, children):
+        left, op, right = children
+        return ast.BinOp(str(op), left, right, self._span(meta))
+
+    def not_op(self, meta, children):
+        return ast.Not(children[0], self._span(meta))
+
+    def negate(self, meta, children):
+        return ast.Negate(children[0], self._span(meta))
+
+    def member(self, meta, children):
+        return ast.Member(children[0], children[1], False, self._span(meta))
+
+    def not_member(self, meta, children):
+        return ast.Member(children[0], children[1], True, self._span(meta))
+
+    def chart_call(self, meta, children):
+        return ast.ChartCall(children[0], children[1], self._span(meta))
+
+    def chart_name(self, meta, children):
+        return ast.ChartName(str(children[0]), self._span(meta))
+
+    # -------------------------------------------------------------- charts
+    def chart_body(self, meta, children):
+        keys = tuple(c for c in children if isinstance(c, ast.ChartKey))
+        values = tuple(c for c in children if not isinstance(c, ast.ChartKey))
+        return ast.Chart(keys, tuple(v for v, _ in values), self._span(meta))
+
+    def key_single(self, meta, children):
+        value = int(children[0])
+        return ast.ChartKey(value, value, self._span(meta))
+
+    def key_open(self, meta, children):
+        return ast.ChartKey(int(children[0]), None, self._span(meta))
+
+    def key_range(self, meta, children):
+        return ast.ChartKey(int(children[0]), int(children[1]), self._span(meta))
+
+    def value_number(self, meta, children):
+        return (int(children[0]), None)
+
+    def value_string(self, meta, children):
+        return (_strip_quotes(str(children[0])), None)
+
+    # ---------------------------------------------------------- statements
+    def stmt_sep(self, meta, children):
+        return None
+
+    def block(self, meta, children):
+        return tuple(c for c in children if c is not None)
+
+    def with_clause(self, meta, children):
+        return tuple(children)
+
+    def target(self, meta, children):
+        if len(children) == 2:
+            return ast.Target(str(children[0]), str(children[1]), self._span(meta))
+        return ast.Target(None, str(children[0]), self._span(meta))
+
+    def place_stmt(self, meta, children):
+        kind, at, *rest = children
+        return ast.Place(kind, at, rest[0] if rest else (), self._span(meta))
+
+    def remove_stmt(self, meta, children):
+        return ast.Remove(children[0], self._span(meta))
+
+    def replace_stmt(self, meta, children):
+        return ast.Replace(children[0], children[1], self._span(meta))
+
+    def store_stmt(self, meta, children):
+        return ast.Store(children[0], children[1], self._span(meta))
+
+    def unstore_stmt(self, meta, children):
+        return ast.Unstore(children[0], children[1], self._span(meta))
+
+    def move_stmt(self, meta, children):
+        return ast.Move(children[0], children[1], children[2], self._span(meta))
+
+    def set_stmt(self, meta, children):
+        return ast.Set(children[0], children[1], self._span(meta))
+
+    def change_stmt(self, meta, children):
+        return ast.Change(children[0], str(children[1]), children[2], self._span(meta))
+
+    def score_stmt(self, meta, children):
+        label = _strip_quotes(str(children[1])) if len(children) > 1 else None
+        return ast.Score(children[0], label, self._span(meta))
+
+    def if_stmt(self, meta, children):
+        branches = [(children[0], children[1])]
+        otherwise = ()
+        for extra in children[2:]:
+            if extra[0] == "elif":
+                branches.append(extra[1:])
+            else:
+                otherwise = extra[1]
+        return ast.If(tuple(branches), otherwise, self._span(meta))
+
+    def elif_clause(self, meta, children):
+        return ("elif", children[0], children[1])
+
+    def else_clause(self, meta, children):
+        return ("else", children[0])
+
+    def for_stmt(self, meta, children):
+        return ast.For(str(children[0]), children[1], children[2], self._span(meta))
+
+    def choose_stmt(self, meta, children):
+        optional = len(children) == 4
+        var, source, body = children[-3:]
+        return ast.Choose(str(var), source, body, optional, self._span(meta))
+
+    def roll_stmt(self, meta, children):
+        return ast.Roll(children[0], self._span(meta))
+
+    def shuffle_stmt(self, meta, children):
+        return ast.Shuffle(children[0], self._span(meta))
+
+    def draw_stmt(self, meta, children):
+        return ast.Draw(str(children[0]), children[1], children[2], self._span(meta))
+
+    def emit_stmt(self, meta, children):
+        return ast.Emit(str(children[0]), tuple(children[1:]), self._span(meta))
+
+    def rotate_stmt(self, meta, children):
+        return ast.Rotate(str(children[0]), self._span(meta))
+
+    def finish_stmt(self, meta, children):
+        return ast.Finish(children[0], self._span(meta))

@@ -1,0 +1,70 @@
+"""The static types of the language: a handful of names and lists of them.
+
+    >>> str(list_of(CELL))
+    'list of cell'
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Type:
+    name: str
+    item: "Type | None" = None
+
+    def __str__(self) -> str:
+        return f"list of {self.item}" if self.item is not None else self.name
+
+    @property
+    def is_list(self) -> bool:
+        return self.name == "list"
+
+
+NUM = Type("number")
+BOOL = Type("boolean")
+SYM = Type("name")  # a symbol: a piece kind, a colour, a die face...
+STR = Type("text")
+CELL = Type("cell")
+PLAYER = Type("player")
+SHAPE = Type("shape")
+DECK = Type("deck")
+DIE = Type("die")
+NONE = Type("none")
+ANY = Type("any")
+
+
+def list_of(item: Type) -> Type:
+    return Type("list", item)
+
+
+def item_type(t: Type) -> Type:
+    """The element type of a list type, ANY for anything else."""
+    return t.item if t.is_list and t.item is not None else ANY
+
+
+def compatible(actual: Type, expected: Type) -> bool:
+    """Whether a value of `actual` may stand where `expected` is required."""
+    if ANY in (actual, expected) or actual == expected:
+        return True
+    if actual == BOOL and expected == NUM:
+        return True  # booleans count as 0/1 in sums
+    if actual == NONE:
+        return expected in (SYM, PLAYER, CELL, NUM)
+    if actual.is_list and expected.is_list:
+        return compatible(item_type(actual), item_type(expected))
+    return False
+
+
+def join(a: Type, b: Type) -> Type:
+    """The type of `if c then a else b`."""
+    if a == b or b == NONE:
+        return a
+    if a == NONE:
+        return b
+    if {a, b} == {NUM, BOOL}:
+        return NUM
+    if a.is_list and b.is_list:
+        return list_of(join(item_type(a), item_type(b)))
+    return ANY

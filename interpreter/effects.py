@@ -1,0 +1,283 @@
+"""Compile statements into closures `f(ctx)` that change `ctx.state`.
+
+Effects run on a clone of the state (see flow.py), so a statement that fails
+half-way never leaves a damaged state behind.
+"""
+
+from __future__ import annotations
+
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, NeedChoice, Player, RuleError
+
+MAX_LOOP = 10_000
+
+
+class EffectCompiler:
+    def __init__(self, game, checked, exprs):
+        self.game = game
+        self.resolved = checked.resolved
+        self.exprs = exprs
+
+    def block(self, stmts):
+        compiled = [getattr(self, "s_" + type(s).__name__)(s) for s in stmts]
+        if len(compiled) == 1:
+            return compiled[0]
+
+        def run(ctx):
+            for statement in compiled:
+                statement(ctx)
+        return run
+
+    def e(self, node):
+        return self.exprs.compile(node)
+
+    # ----------------------------------------------------------- pieces
+    def s_Place(self, node):
+        kind, at = self.e(node.kind), self.e(node.at)
+        extra = [(k.name, self.e(k.value)) for k in node.attributes]
+        tokens = self.game.token_kinds
+
+        def place(ctx):
+            what, cell = kind(ctx), at(ctx)
+            if what is None or cell is None:
+                raise RuleError("`place` needs a piece and a cell", node.span)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            state = ctx.state
+            if what in tokens:
+                state.tokens[board][index] = state.tokens[board].get(index, ()) + (what,)
+                return
+            if state.kind[board][index] is not None:
+                raise RuleError(f"{ctx.game.grid.name(index)} already holds a piece", node.span)
+            state.kind[board][index] = what
+            state.owner[board][index] = ctx.me
+            if extra:
+                state.attrs[board][index] = {name: value(ctx) for name, value in extra}
+            state.events.append(("placed", what, cell, ctx.me))
+        return place
+
+    def s_Remove(self, node):
+        target = self.e(node.target)
+
+        def remove(ctx):
+            value = target(ctx)
+            for cell in (value if isinstance(value, tuple) else (value,)):
+                clear_cell(ctx.state, cell)
+        return remove
+
+    def s_Replace(self, node):
+        target, kind = self.e(node.target), self.e(node.kind)
+
+        def replace(ctx):
+            cell = target(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            if ctx.state.kind[board][index] is None:
+                raise RuleError(f"nothing to replace on {ctx.game.grid.name(index)}", node.span)
+            ctx.state.kind[board][index] = kind(ctx)
+            ctx.state.attrs[board].pop(index, None)
+        return replace
+
+    def s_Store(self, node):
+        item, holder = self.e(node.item), self.e(node.holder)
+
+        def store(ctx):
+            cell = holder(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            held = ctx.state.held[board]
+            held[index] = held.get(index, ()) + (item(ctx),)
+        return store
+
+    def s_Unstore(self, node):
+        item, holder = self.e(node.item), self.e(node.holder)
+
+        def unstore(ctx):
+            cell = holder(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            held = list(ctx.state.held[board].get(index, ()))
+            what = item(ctx)
+            if what not in held:
+                raise RuleError(f"{ctx.game.grid.name(index)} holds no {what}", node.span)
+            held.remove(what)
+            ctx.state.held[board][index] = tuple(held)
+        return unstore
+
+    def s_Move(self, node):
+        token, source, destination = self.e(node.token), self.e(node.source), self.e(node.destination)
+
+        def move(ctx):
+            what, a, b = token(ctx), source(ctx), destination(ctx)
+            tokens = ctx.state.tokens
+            here = list(tokens[a >> CELL_BITS].get(a & CELL_MASK, ()))
+            if what not in here:
+                raise RuleError(f"no {what} on {ctx.game.grid.name(a & CELL_MASK)} to move", node.span)
+            here.remove(what)
+            tokens[a >> CELL_BITS][a & CELL_MASK] = tuple(here)
+            there = tokens[b >> CELL_BITS]
+            there[b & CELL_MASK] = there.get(b & CELL_MASK, ()) + (what,)
+        return move
+
+    # -------------------------------------------------------- variables
+    def _writer(self, target):
+        kind, owner = self.resolved[target]
+        name = target.name
+        if kind == "global":
+            return lambda ctx: ctx.state.vars, name
+        if owner is None:
+            return lambda ctx: ctx.state.pvars[ctx.me], name
+        if owner in ("me", "left", "right"):
+            from boardrule.interpreter.functions import VALUE_READERS
+            read = VALUE_READERS[owner](self.game)
+            return lambda ctx: ctx.state.pvars[read(ctx)], name
+        return lambda ctx: ctx.state.pvars[ctx.env[owner]], name
+
+    def s_Set(self, node):
+        table, name = self._writer(node.target)
+        value = self.e(node.value)
+
+        def assign(ctx):
+            table(ctx)[name] = value(ctx)
+        return assign
+
+    def s_Change(self, node):
+        table, name = self._writer(node.target)
+        value = self.e(node.value)
+        sign = 1 if node.op == "+=" else -1
+
+        def change(ctx):
+            variables = table(ctx)
+            variables[name] = (variables[name] or 0) + sign * value(ctx)
+        return change
+
+    def s_Score(self, node):
+        value = self.e(node.value)
+        label = node.label
+
+        def score(ctx):
+            points = value(ctx)
+            ctx.state.points[ctx.me].append([label or "points", points])
+        return score
+
+    # ---------------------------------------------------------- control
+    def s_If(self, node):
+        branches = [(self.e(c), self.block(b)) for c, b in node.branches]
+        otherwise = self.block(node.otherwise) if node.otherwise else None
+
+        def run_if(ctx):
+            for condition, body in branches:
+                if condition(ctx):
+                    body(ctx)
+                    return
+            if otherwise is not None:
+                otherwise(ctx)
+        return run_if
+
+    def s_For(self, node):
+        source, body, var = self.e(node.source), self.block(node.body), node.var
+
+        def run_for(ctx):
+            items = source(ctx)
+            if len(items) > MAX_LOOP:
+                raise RuleError(f"`for` over {len(items)} elements; the limit is {MAX_LOOP}", node.span)
+            saved_me, saved_board = ctx.me, ctx.board
+            for item in items:
+                ctx.env[var] = item
+                if isinstance(item, Player):
+                    ctx.for_player(item)  # looping over players makes each one `me`
+                body(ctx)
+            ctx.env.pop(var, None)
+            ctx.me, ctx.board = saved_me, saved_board
+        return run_for
+
+    def s_Choose(self, node):
+        source, body, var, optional = self.e(node.source), self.block(node.body), node.var, node.optional
+
+        def run_choose(ctx):
+            options = tuple(source(ctx))
+            if not options:
+                return
+            if len(options) == 1 and not optional:
+                pick = options[0]
+            elif ctx.answers:
+                pick = ctx.answers.pop(0)
+                if pick is None and optional:
+                    return
+                if pick not in options:
+                    raise NeedChoice(options, optional, node.span)
+            else:
+                raise NeedChoice(options, optional, node.span)
+            ctx.env[var] = pick
+            body(ctx)
+            ctx.env.pop(var, None)
+        return run_choose
+
+    # ----------------------------------------------------------- chance
+    def s_Roll(self, node):
+        items = node.dice.items if type(node.dice).__name__ == "ListExpr" else (node.dice,)
+        names = tuple(item.id for item in items)
+        faces = self.game.dice_faces
+
+        def roll(ctx):
+            for name in names:
+                face = ctx.state.rng.choice(faces[name])
+                ctx.state.dice[name] = face
+                ctx.state.log.append(["roll", name, face])
+        return roll
+
+    def s_Shuffle(self, node):
+        deck = self.e(node.deck)
+
+        def shuffle(ctx):
+            name = deck(ctx)
+            ctx.state.rng.shuffle(ctx.state.decks[name])
+            ctx.state.log.append(["shuffle", name])
+        return shuffle
+
+    def s_Draw(self, node):
+        deck, body, var = self.e(node.deck), self.block(node.body), node.var
+
+        def draw(ctx):
+            cards = ctx.state.decks[deck(ctx)]
+            if not cards:
+                return
+            card = cards.pop()
+            ctx.state.log.append(["draw", deck(ctx), card])
+            ctx.env[var] = card
+            body(ctx)
+            ctx.env.pop(var, None)
+        return draw
+
+    # ------------------------------------------------------------ other
+    def s_Emit(self, node):
+        values = [(k.name, self.e(k.value)) for k in node.attributes]
+        event = node.event
+
+        def emit(ctx):
+            ctx.state.events.append((event,) + tuple(v(ctx) for _, v in values))
+        return emit
+
+    def s_Rotate(self, node):
+        name = node.name
+
+        def rotate(ctx):
+            # every seat takes the value of the seat to its right (clockwise passing),
+            # vacant seats included, as markers pass around a table
+            pvars = ctx.state.pvars
+            values = [p[name] for p in pvars]
+            for seat in range(len(pvars)):
+                pvars[seat][name] = values[seat - 1]
+        return rotate
+
+    def s_Finish(self, node):
+        player = self.e(node.player)
+
+        def finish(ctx):
+            seat = player(ctx)
+            if seat is not None and seat not in ctx.state.finished:
+                ctx.state.finished.append(int(seat))
+        return finish
+
+
+def clear_cell(state, cell):
+    board, index = cell >> CELL_BITS, cell & CELL_MASK
+    state.kind[board][index] = None
+    state.owner[board][index] = None
+    state.attrs[board].pop(index, None)
+    state.held[board].pop(index, None)

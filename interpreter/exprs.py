@@ -1,0 +1,234 @@
+"""Compile checked expressions into Python closures `f(ctx) -> value`.
+
+Every name was resolved by the checker; here each resolution becomes the
+cheapest closure that reads it. Aggregates and filters bind `it` (or a named
+local) while their body runs and restore it afterwards.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from boardrule.dsl import ast
+from boardrule.interpreter import functions
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Player, RuleError
+
+BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+          ">": operator.gt, ">=": operator.ge}
+
+
+class ExprCompiler:
+    """Turns AST expressions into closures, using the checker's resolutions."""
+
+    def __init__(self, game, checked):
+        self.game = game
+        self.resolved = checked.resolved
+
+    def compile(self, node):
+        return getattr(self, "c_" + type(node).__name__)(node)
+
+    # -------------------------------------------------------------- atoms
+    def c_Number(self, node):
+        value = node.value
+        return lambda ctx: value
+
+    c_String = c_Number
+
+    def c_ListExpr(self, node):
+        items = [self.compile(i) for i in node.items]
+        return lambda ctx: tuple(f(ctx) for f in items)
+
+    def c_Range(self, node):
+        low, high = self.compile(node.low), self.compile(node.high)
+        return lambda ctx: tuple(range(low(ctx), high(ctx) + 1))
+
+    def c_Name(self, node):
+        kind, detail = self.resolved[node]
+        return getattr(self, "name_" + kind)(detail, node)
+
+    def name_local(self, name, node):
+        return lambda ctx: ctx.env[name]
+
+    def name_it(self, _, node):
+        return lambda ctx: ctx.it
+
+    def name_self(self, _, node):
+        return lambda ctx: ctx.self_
+
+    def name_prop(self, detail, node):
+        relative, name = detail
+        read = functions.property_reader(self.game, name)
+        if relative == "it":
+            return lambda ctx: read(ctx, ctx.it)
+        return lambda ctx: read(ctx, ctx.self_)
+
+    def name_relative(self, detail, node):
+        relative, name = detail
+        table = self.game.cell_tables[name]
+        if relative == "it":
+            return lambda ctx: table[ctx.it]
+        return lambda ctx: table[ctx.self_]
+
+    def name_global(self, name, node):
+        return lambda ctx: ctx.state.vars[name]
+
+    def name_player_var(self, name, node):
+        return lambda ctx: ctx.state.pvars[ctx.me][name]
+
+    def name_option(self, name, node):
+        return lambda ctx: ctx.state.options[name]
+
+    def name_region(self, name, node):
+        tables = self.game.regions[name]
+        return lambda ctx: tables[ctx.board]
+
+    def name_die(self, name, node):
+        return lambda ctx: ctx.state.dice.get(name)
+
+    def name_deck(self, name, node):
+        return lambda ctx: name
+
+    def name_shape(self, name, node):
+        shape = self.game.shapes[name]
+        return lambda ctx: shape
+
+    def name_symset(self, name, node):
+        values = self.game.symbol_sets[name]
+        return lambda ctx: values
+
+    def name_symbol(self, name, node):
+        return lambda ctx: name
+
+    def name_define(self, name, node):
+        return self.compile(self.game.defines[name].body)
+
+    def name_value(self, name, node):
+        return functions.VALUE_READERS[name](self.game)
+
+    # ---------------------------------------------------------- structure
+    def c_Attribute(self, node):
+        obj = self.compile(node.obj)
+        kind, name = self.resolved[node]
+        if kind == "player_var":
+            return lambda ctx: ctx.state.pvars[obj(ctx)][name]
+        if kind == "player_prop":
+            read = functions.PLAYER_PROPERTIES[name]
+            return lambda ctx: read(ctx, obj(ctx))
+        read = functions.property_reader(self.game, name)
+        return lambda ctx: read(ctx, obj(ctx))
+
+    def c_Index(self, node):
+        obj, index = self.compile(node.obj), self.compile(node.index)
+
+        def f(ctx):
+            items = obj(ctx)
+            i = index(ctx)
+            if not 0 <= i < len(items):
+                raise RuleError(f"index {i} is outside a list of {len(items)}", node.span)
+            return items[i]
+        return f
+
+    def c_Where(self, node):
+        source, condition = self.compile(node.source), self.compile(node.condition)
+
+        def f(ctx):
+            saved = ctx.it
+            out = []
+            for element in source(ctx):
+                ctx.it = element
+                if condition(ctx):
+                    out.append(element)
+            ctx.it = saved
+            return tuple(out)
+        return f
+
+    def c_Conditional(self, node):
+        test, then, otherwise = (self.compile(n) for n in (node.condition, node.then, node.otherwise))
+        return lambda ctx: then(ctx) if test(ctx) else otherwise(ctx)
+
+    def c_BinOp(self, node):
+        left, right = self.compile(node.left), self.compile(node.right)
+        if node.op == "and":
+            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        if node.op == "or":
+            return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+        if node.op in ("/", "%"):
+            return self._division(node, left, right)
+        op = BINARY[node.op]
+        if node.op in ("<", "<=", ">", ">="):
+            return self._ordered(node, op, left, right)
+        return lambda ctx: op(left(ctx), right(ctx))
+
+    def _division(self, node, left, right):
+        op = operator.floordiv if node.op == "/" else operator.mod
+
+        def f(ctx):
+            divisor = right(ctx)
+            if divisor == 0:
+                raise RuleError("division by zero", node.span)
+            return op(left(ctx), divisor)
+        return f
+
+    def _ordered(self, node, op, left, right):
+        def f(ctx):
+            a, b = left(ctx), right(ctx)
+            if a is None or b is None:
+                return False  # `none` is not ordered: a missing value never compares
+            return op(a, b)
+        return f
+
+    def c_Not(self, node):
+        operand = self.compile(node.operand)
+        return lambda ctx: not operand(ctx)
+
+    def c_Negate(self, node):
+        operand = self.compile(node.operand)
+        return lambda ctx: -operand(ctx)
+
+    def c_Member(self, node):
+        item, container = self.compile(node.item), self.compile(node.container)
+        if node.negated:
+            return lambda ctx: item(ctx) not in container(ctx)
+        return lambda ctx: item(ctx) in container(ctx)
+
+    def c_ChartCall(self, node):
+        value = self.compile(node.value)
+        chart = node.chart
+        if isinstance(chart, ast.ChartName):
+            chart = self.game.charts_ast[chart.id]
+        lookup = functions.chart_lookup(chart)
+        return lambda ctx: lookup(value(ctx))
+
+    def c_Call(self, node):
+        kind, name = self.resolved[node]
+        if kind in ("aggregate", "pairwise"):
+            return functions.compile_aggregate(self, node, kind == "pairwise")
+        if kind == "define":
+            return self._define_call(node, name)
+        if kind == "family":
+            family = self.game.families[name]
+            size = self.compile(node.args[0])
+            return lambda ctx: family(size(ctx))
+        args = [self.compile(a) for a in node.args]
+        kwargs = {k.name: k for k in node.kwargs}
+        return functions.compile_function(self, name, node, args, kwargs)
+
+    def _define_call(self, node, name):
+        define = self.game.defines[name]
+        args = [self.compile(a) for a in node.args]
+        body = self.compile(define.body)
+        params = define.params
+
+        def call(ctx):
+            values = [a(ctx) for a in args]  # evaluated in the caller's scope
+            env = ctx.env
+            saved = {p: env[p] for p in params if p in env}
+            env.update(zip(params, values))
+            try:
+                return body(ctx)
+            finally:
+                for p in params:
+                    env.pop(p, None)
+                env.update(saved)
+        return call

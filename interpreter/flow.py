@@ -1,0 +1,323 @@
+"""The flow engine: start a game, list legal moves, apply a move.
+
+The flow is a list of setup steps, then round steps repeated until the end
+condition holds. `do` steps run at once; decision steps (`turns`, `together`,
+`decide`) open a Pending decision for each seat that must act, and the game
+waits for moves. Every function here returns a new State: the one passed in
+is never changed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
+from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key
+from boardrule.interpreter.state import Pending, State
+from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
+
+MAX_STEPS = 100_000  # flow steps per game, a guard against packs that never end
+
+
+# ------------------------------------------------------------------ start
+def initial_state(game, players: int | None = None, seed: int = 0, options: dict | None = None) -> State:
+    """A new game after its setup, waiting for the first decision."""
+    low, high = game.players_range
+    players = low if players is None else players
+    if not low <= players <= high:
+        raise UsageError(f"{game.name} is for {low}-{high} players, not {players}", code="E002")
+    chosen = resolve_options(game, options or {})
+    rng = random.Random(seed)
+    seats = max(game.model.game.seats or 0, players)
+    occupied = tuple(range(players)) if seats == players else tuple(sorted(rng.sample(range(seats), players)))
+    boards = game.boards if game.shared_board else seats
+    size = game.grid.size
+    state = State(seats=seats, players=occupied, options=chosen,
+                  kind=[[None] * size for _ in range(boards)], owner=[[None] * size for _ in range(boards)],
+                  attrs=[{} for _ in range(boards)], held=[{} for _ in range(boards)],
+                  tokens=[{} for _ in range(boards)], vars={}, pvars=[{} for _ in range(seats)],
+                  points=[[] for _ in range(seats)], dice={}, decks={k: list(v) for k, v in game.decks.items()},
+                  rng=rng)
+    if seats != players:
+        state.log.append(["seats", list(occupied)])
+    _init_vars(game, state)
+    _advance(game, state)
+    return state
+
+
+def resolve_options(game, given: dict) -> dict:
+    chosen = {name: option.default for name, option in game.options.items()}
+    for name, value in given.items():
+        option = game.options.get(name)
+        if option is None:
+            hint = did_you_mean(name, game.options)
+            raise UsageError(f"{game.name} has no option `{name}`", code="E003", hint=hint)
+        chosen[name] = _option_value(option, value)
+    return chosen
+
+
+def _option_value(option, value):
+    text = str(value).strip().lower()
+    if option.type == "bool":
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+    elif option.type == "int":
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    elif text in option.values:
+        return text
+    wanted = ", ".join(option.values) if option.values else {"bool": "yes or no", "int": "a number"}[option.type]
+    raise UsageError(f"option `{option.name}` takes {wanted}, not `{value}`", code="E004")
+
+
+def _init_vars(game, state):
+    ctx = game.ctx(state)
+    for name, initial in game.vars:
+        state.vars[name] = initial(ctx) if initial is not None else None
+    for name, initial, per_seat in game.player_vars:
+        for seat in range(state.seats):
+            ctx.for_player(seat)
+            if per_seat:
+                state.pvars[seat][name] = per_seat[seat % len(per_seat)](ctx)
+            else:
+                state.pvars[seat][name] = initial(ctx) if initial is not None else None
+
+
+# ------------------------------------------------------------------ moves
+def legal_moves(game, state: State, seat: int) -> list:
+    """Every move `seat` may make now, deterministic and sorted."""
+    pending = state.pending.get(seat)
+    if pending is None or state.phase == "over":
+        return []
+    if pending.choice is not None:
+        move, options, optional = pending.choice
+        moves = [Move(seat, move.action, move.args, move.answers + (o,)) for o in options]
+        return moves + ([Move(seat, move.action, move.args, move.answers + (None,))] if optional else [])
+    moves = []
+    for name in pending.actions:
+        moves.extend(action_moves(game, state, seat, game.actions[name]))
+    moves.sort(key=lambda m: sort_key(m, game.action_index))
+    if pending.repeat and (moves or pending.moved):
+        moves.append(Move(seat, DONE))
+    return moves
+
+
+def action_moves(game, state, seat, action) -> list:
+    ctx = game.ctx(state, me=PLAYERS[seat])
+    found = []
+
+    def expand(index, args):
+        if index == len(action.params):
+            if action.when is None or action.when(ctx):
+                found.append(Move(seat, action.name, tuple(args)))
+            return
+        name, domain = action.params[index]
+        for value in domain(ctx):
+            ctx.env[name] = value
+            args.append(value)
+            expand(index + 1, args)
+            args.pop()
+        ctx.env.pop(name, None)
+    expand(0, [])
+    return found
+
+
+def waiting(state: State) -> list:
+    """The seats that must decide now, in seat order."""
+    return sorted(state.pending) if state.phase != "over" else []
+
+
+def apply(game, state: State, move: Move) -> State:
+    """The state after `move`; raises IllegalMoveError (state unchanged) if it is not legal."""
+    pending = state.pending.get(move.seat)
+    if pending is None:
+        raise IllegalMoveError(_not_waiting(game, state, move.seat), code="E501")
+    if move not in legal_moves(game, state, move.seat):
+        raise IllegalMoveError(explain_illegal(game, state, move), code="E502")
+    new = state.clone()
+    if move.action == DONE:
+        _close(game, new, move.seat)
+    else:
+        try:
+            _run_action(game, new, move)
+        except NeedChoice as need:
+            asking = state.clone()
+            asking.pending[move.seat].choice = (move, need.options, need.optional)
+            return asking
+        new.pending[move.seat].choice = None
+        new.pending[move.seat].moved = True
+        if not new.pending[move.seat].repeat or not _has_action(game, new, move.seat):
+            _close(game, new, move.seat)
+    new.log.append(["move", move.seat, move_text(move, game.grid)])
+    if game.check_end == "turn":
+        _check_end(game, new)
+    _advance(game, new)
+    return new
+
+
+def parse_move(game, state: State, seat: int, text: str) -> Move:
+    """The legal move of `seat` written as `text`, or IllegalMoveError saying why not."""
+    key = normalise_text(text)
+    moves = legal_moves(game, state, seat)
+    for move in moves:
+        if normalise_text(move_text(move, game.grid)) == key:
+            return move
+    if seat not in state.pending:
+        raise IllegalMoveError(_not_waiting(game, state, seat), code="E501")
+    action = key.split(" ")[0] if key else ""
+    if action not in game.actions and action != DONE:
+        hint = did_you_mean(action, list(state.pending[seat].actions) + [DONE])
+        raise IllegalMoveError(f"`{action}` is not an action here; expected one of: "
+                               + ", ".join(state.pending[seat].actions), code="E503", hint=hint)
+    raise IllegalMoveError(f"`{text.strip()}` is not a legal move now ({len(moves)} legal moves; "
+                           "type `moves` to list them)", code="E504")
+
+
+def _not_waiting(game, state, seat) -> str:
+    if state.phase == "over":
+        return "the game is over"
+    who = ", ".join(repr(PLAYERS[s]) for s in waiting(state)) or "nobody"
+    return f"{PLAYERS[seat]!r} has no decision to make now (waiting for {who})"
+
+
+def explain_illegal(game, state, move) -> str:
+    """Which rule makes `move` illegal: the action, a parameter, or `when`."""
+    pending = state.pending[move.seat]
+    if move.action != DONE and move.action not in pending.actions:
+        return f"action `{move.action}` is not available now; available: {', '.join(pending.actions)}"
+    if move.action == DONE:
+        return "`done` is only possible in a decision that may be repeated"
+    action = game.actions[move.action]
+    if len(move.args) != len(action.params):
+        return f"action `{action.name}` takes {len(action.params)} value(s), {len(move.args)} given"
+    ctx = game.ctx(state, me=PLAYERS[move.seat])
+    for (name, domain), node_pair, value in zip(action.params, action.param_nodes, move.args):
+        if value not in domain(ctx):
+            text = move_text(Move(move.seat, "", (value,)), game.grid).strip()
+            return f"parameter `{name}` of `{action.name}`: {text} is not one of `{_source(node_pair[1])}`"
+        ctx.env[name] = value
+    if action.when is not None and not action.when(ctx):
+        return f"the condition of `{action.name}` fails: `when: {_source(action.when_node)}`"
+    return "this answer is not one of the options of the choice being made"
+
+
+def _source(node) -> str:
+    span = node.span
+    return f"{span.file}:{span.line}:{span.col}"
+
+
+def _run_action(game, state, move):
+    action = game.actions[move.action]
+    ctx = game.ctx(state, me=PLAYERS[move.seat])
+    ctx.env = {name: value for (name, _), value in zip(action.params, move.args)}
+    ctx.answers = list(move.answers)
+    action.effect(ctx)
+
+
+def _has_action(game, state, seat) -> bool:
+    pending = state.pending[seat]
+    return any(action_moves(game, state, seat, game.actions[name]) for name in pending.actions)
+
+
+# ------------------------------------------------------------------- flow
+def _steps(game, state):
+    return game.setup_steps if state.phase == "setup" else game.round_steps
+
+
+def _close(game, state, seat):
+    state.pending.pop(seat, None)
+    if state.queue and state.queue[0] == seat:
+        state.queue = state.queue[1:]
+        _open_next_in_queue(game, state)
+    if not state.pending and not state.queue:
+        state.step += 1  # the decision step is complete
+
+
+def _open_next_in_queue(game, state):
+    step = _steps(game, state)[state.step]
+    while state.queue and not state.pending:
+        seat = state.queue[0]
+        if _open(game, state, seat, step):
+            return
+        state.queue = state.queue[1:]
+
+
+def _open(game, state, seat, step) -> bool:
+    """Open a decision for `seat`; a seat with no legal move passes at once."""
+    if seat in state.finished:
+        return False
+    state.pending[seat] = Pending(step.actions, step.repeat)
+    if not _has_action(game, state, seat):
+        del state.pending[seat]
+        state.log.append(["pass", seat])
+        return False
+    return True
+
+
+def _check_end(game, state):
+    if state.phase == "round" and game.end(game.ctx(state)):
+        state.phase = "over"
+        state.pending = {}
+        state.queue = ()
+
+
+def _advance(game, state):
+    while state.phase != "over" and not state.pending:
+        steps = _steps(game, state)
+        if state.step >= len(steps):
+            _next_phase(game, state)
+            continue
+        state.steps_run += 1
+        if state.steps_run > MAX_STEPS:
+            raise RuleError(f"the flow ran {MAX_STEPS} steps without ending; check `end:`", game.end_span)
+        step = steps[state.step]
+        if step.kind == "do":
+            ctx = game.ctx(state)
+            step.effect(ctx)
+            state.step += 1
+            if game.check_end == "turn":
+                _check_end(game, state)
+            continue
+        _start_decision(game, state, step)
+        if not state.pending:
+            state.step += 1
+
+
+def _next_phase(game, state):
+    state.step = 0
+    if state.phase == "setup":
+        state.phase, state.round = "round", 1
+        if not game.round_steps:
+            raise RuleError("the flow has no `round:` steps", game.end_span)
+        return
+    _check_end(game, state)
+    if state.phase == "over":
+        return
+    state.round += 1
+    if state.round > game.max_rounds:
+        raise RuleError(f"the game did not end within {game.max_rounds} rounds (max_rounds); check `end:`",
+                        game.end_span)
+
+
+def _start_decision(game, state, step):
+    who = _who(game, state, step)
+    if step.kind == "together":
+        for seat in who:
+            _open(game, state, seat, step)
+        return
+    state.queue = tuple(who)
+    _open_next_in_queue(game, state)
+
+
+def _who(game, state, step) -> list:
+    if step.who is None:
+        seats = list(state.players)
+    else:
+        value = step.who(game.ctx(state))
+        seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ())]
+    return [s for s in seats if s not in state.finished]
+

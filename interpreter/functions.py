@@ -1,0 +1,442 @@
+"""Implementations of the language's built-in values, properties and functions.
+
+Signatures live in dsl/builtins.py (the checker reads them); this module
+gives each name its run-time meaning.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from boardrule.interpreter import shapes as shape_lib
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, RuleError
+
+MAX_CHOICE_SUBSETS = 50_000
+
+
+# ------------------------------------------------------------ properties
+def property_reader(game, name):
+    """A function (ctx, subject) -> value for a cell or piece-kind property."""
+    special = _CELL_READERS.get(name)
+    if special is not None:
+        return special
+    if name in game.mark_names:
+        def read_mark(ctx, cell):
+            marks = ctx.marks if ctx.marks is not None else game.default_marks(ctx)
+            return cell in marks.get(name, ())
+        return read_mark
+    static = game.static_attrs
+
+    def read_attribute(ctx, subject):
+        if subject is None:
+            return None
+        if type(subject) is str:
+            return static[subject].get(name) if subject in static else None
+        board, cell = subject >> CELL_BITS, subject & CELL_MASK
+        kind = ctx.state.kind[board][cell]
+        if kind is None:
+            return None
+        extra = ctx.state.attrs[board].get(cell)
+        if extra is not None and name in extra:
+            return extra[name]
+        return static[kind].get(name)
+    return read_attribute
+
+
+def _kind(ctx, cell):
+    return None if cell is None else ctx.state.kind[cell >> CELL_BITS][cell & CELL_MASK]
+
+
+def _owner(ctx, cell):
+    owner = ctx.state.owner[cell >> CELL_BITS][cell & CELL_MASK]
+    return None if owner is None else PLAYERS[owner]
+
+
+_CELL_READERS = {
+    "kind": _kind,
+    "owner": _owner,
+    "empty": lambda ctx, cell: _kind(ctx, cell) is None,
+    "occupied": lambda ctx, cell: _kind(ctx, cell) is not None,
+    "name": lambda ctx, cell: ctx.game.grid.name(cell & CELL_MASK),
+    "x": lambda ctx, cell: ctx.game.grid.col(cell & CELL_MASK),
+    "y": lambda ctx, cell: ctx.game.grid.row(cell & CELL_MASK),
+}
+
+PLAYER_PROPERTIES = {
+    "cells": lambda ctx, p: ctx.game.board_cells[ctx.game.board_of_seat(p)],
+    "score": lambda ctx, p: ctx.game.score_total(ctx.state, p),
+    "finished": lambda ctx, p: p in ctx.state.finished,
+    "seat": lambda ctx, p: int(p) + 1,
+}
+
+
+# ---------------------------------------------------------------- values
+def _players(ctx):
+    return tuple(PLAYERS[s] for s in ctx.state.players)
+
+
+VALUE_READERS = {
+    "cells": lambda game: (lambda ctx: game.board_cells[ctx.board]),
+    "players": lambda game: _players,
+    "others": lambda game: (lambda ctx: tuple(p for p in _players(ctx) if p != ctx.me)),
+    "me": lambda game: (lambda ctx: ctx.me),
+    "left": lambda game: (lambda ctx: left_of(ctx, ctx.me)),
+    "right": lambda game: (lambda ctx: right_of(ctx, ctx.me)),
+    "kinds": lambda game: (lambda ctx: game.kind_names),
+    "round": lambda game: (lambda ctx: ctx.state.round),
+    "edge": lambda game: (lambda ctx: game.regions["edge"][ctx.board]),
+    "corners": lambda game: (lambda ctx: game.regions["corners"][ctx.board]),
+    "center": lambda game: (lambda ctx: game.regions["center"][ctx.board]),
+    "true": lambda game: (lambda ctx: True),
+    "false": lambda game: (lambda ctx: False),
+    "none": lambda game: (lambda ctx: None),
+}
+
+
+def left_of(ctx, player):
+    players = ctx.state.players
+    later = [s for s in players if s > player]
+    return PLAYERS[later[0] if later else players[0]]
+
+
+def right_of(ctx, player):
+    players = ctx.state.players
+    earlier = [s for s in players if s < player]
+    return PLAYERS[earlier[-1] if earlier else players[-1]]
+
+
+def next_active(ctx, player):
+    seat = player
+    for _ in range(len(ctx.state.players)):
+        seat = left_of(ctx, seat)
+        if seat not in ctx.state.finished:
+            return seat
+    return None
+
+
+# ---------------------------------------------------------------- charts
+def chart_lookup(chart):
+    """A step function: the value of the column with the greatest start <= x."""
+    columns = sorted(zip((k.low for k in chart.keys), chart.values))
+    starts = [low for low, _ in columns]
+    values = [value for _, value in columns]
+    below = "" if values and isinstance(values[0], str) else 0
+
+    def lookup(x):
+        if x is None or not starts or x < starts[0]:
+            return below
+        index = 0
+        for i, start in enumerate(starts):
+            if x >= start:
+                index = i
+        return values[index]
+    return lookup
+
+
+# ------------------------------------------------------------ aggregates
+def _fold(name, elements, values):
+    if name == "count":
+        return len(elements) if values is None else sum(1 for v in values if v)
+    if name == "any":
+        return bool(elements) if values is None else any(values)
+    if name == "all":
+        return all(elements if values is None else values)
+    if name == "none":
+        return not elements if values is None else not any(values)
+    data = list(elements if values is None else values)
+    if name == "sum":
+        return sum(data)
+    if name == "distinct":
+        return len({v for v in data if v is not None})
+    if not data:
+        return 0
+    return min(data) if name == "min" else max(data)
+
+
+def compile_aggregate(compiler, node, pairwise):
+    name = node.func
+    if pairwise:
+        a, b = (compiler.compile(x) for x in node.args)
+        pick = min if name == "min" else max
+        return lambda ctx: pick(a(ctx), b(ctx))
+    first = node.args[0]
+    if type(first).__name__ == "Comprehension":
+        return _comprehension(compiler, name, first)
+    source = compiler.compile(first)
+    if len(node.args) == 1:
+        return lambda ctx: _fold(name, source(ctx), None)
+    body = compiler.compile(node.args[1])
+
+    def f(ctx):
+        saved = ctx.it
+        elements = source(ctx)
+        values = []
+        for element in elements:
+            ctx.it = element
+            values.append(body(ctx))
+        ctx.it = saved
+        return _fold(name, elements, values)
+    return f
+
+
+def _comprehension(compiler, name, comp):
+    source, body, var = compiler.compile(comp.source), compiler.compile(comp.body), comp.var
+
+    def f(ctx):
+        env = ctx.env
+        missing = object()
+        saved = env.get(var, missing)
+        values = []
+        elements = source(ctx)
+        for element in elements:
+            env[var] = element
+            values.append(body(ctx))
+        if saved is missing:
+            env.pop(var, None)
+        else:
+            env[var] = saved
+        return _fold(name, elements, values)
+    return f
+
+
+# ------------------------------------------------------------- functions
+def _subject(ctx, args):
+    if args:
+        return args[0](ctx)
+    return ctx.it if ctx.it is not None else ctx.self_
+
+
+def compile_function(compiler, name, node, args, kwargs):
+    game = compiler.game
+    if name in game.cell_tables:
+        table = game.cell_tables[name]
+        return lambda ctx: table[_subject(ctx, args)]
+    maker = _FUNCTIONS[name]
+    return maker(compiler, node, args, kwargs)
+
+
+def _groups(compiler, node, args, kwargs):
+    table = compiler.game.cell_tables["adjacent"]
+    source = args[0]
+    return lambda ctx: connected_groups(table, source(ctx))
+
+
+def connected_groups(table, cells):
+    remaining = set(cells)
+    groups = []
+    for start in sorted(remaining):
+        if start not in remaining:
+            continue
+        remaining.discard(start)
+        group, frontier = [start], [start]
+        while frontier:
+            cell = frontier.pop()
+            for n in table[cell]:
+                if n in remaining:
+                    remaining.discard(n)
+                    group.append(n)
+                    frontier.append(n)
+        groups.append(tuple(sorted(group)))
+    return tuple(groups)
+
+
+def _border(compiler, node, args, kwargs):
+    table = compiler.game.cell_tables["adjacent"]
+    source = args[0]
+
+    def f(ctx):
+        cells = set(source(ctx))
+        return tuple(sorted({n for c in cells for n in table[c]} - cells))
+    return f
+
+
+def _reaches(compiler, node, args, kwargs):
+    table = compiler.game.cell_tables["adjacent"]
+    start, targets = args
+    via = compiler.compile(kwargs["via"].value) if "via" in kwargs else None
+
+    def f(ctx):
+        origin = start(ctx)
+        goal = set(targets(ctx))
+        allowed = set(via(ctx)) if via is not None else set(ctx.game.board_cells[ctx.board])
+        seen = {origin}
+        frontier = [n for n in table[origin] if n in allowed]
+        seen.update(frontier)
+        while frontier:
+            cell = frontier.pop()
+            if cell in goal or any(n in goal and n != origin for n in table[cell]):
+                return True
+            for n in table[cell]:
+                if n in allowed and n not in seen:
+                    seen.add(n)
+                    frontier.append(n)
+        return False
+    return f
+
+
+def _distance(compiler, node, args, kwargs):
+    grid = compiler.game.grid
+    a, b = args
+    return lambda ctx: grid.distance(a(ctx) & CELL_MASK, b(ctx) & CELL_MASK)
+
+
+def _placements_on(ctx, shape, cells):
+    allowed = {c & CELL_MASK for c in cells}
+    base = ctx.board << CELL_BITS
+    table = ctx.game.placement_table(shape)
+    found = []
+    for placement in table.placements:
+        if all(c in allowed for c in placement.cells):
+            found.append(tuple(sorted(base | c for c in placement.cells)))
+    return tuple(sorted(set(found)))
+
+
+def _fits(compiler, node, args, kwargs):
+    shape, cells = args
+
+    def f(ctx):
+        allowed = {c & CELL_MASK for c in cells(ctx)}
+        table = ctx.game.placement_table(shape(ctx))
+        return any(all(c in allowed for c in p.cells) for p in table.placements)
+    return f
+
+
+def _placements(compiler, node, args, kwargs):
+    shape, cells = args
+    return lambda ctx: _placements_on(ctx, shape(ctx), cells(ctx))
+
+
+def _with_it(body):
+    def run(ctx, cell):
+        saved = ctx.it
+        ctx.it = cell
+        try:
+            return body(ctx)
+        finally:
+            ctx.it = saved
+    return run
+
+
+def _matches(compiler, node, args, kwargs):
+    shape_arg = args[0]
+    option = {k: compiler.compile(v.value) for k, v in kwargs.items()}
+    standin = _with_it(option["standin"]) if "standin" in option else None
+    distinct = _with_it(option["distinct"]) if "distinct" in option else None
+
+    def f(ctx):
+        shape = shape_arg(ctx)
+        base = ctx.board << CELL_BITS
+        test = ctx.game.slot_test(shape, ctx, base)
+        within = set(option["within"](ctx)) if "within" in option else None
+        stand = (lambda c: standin(ctx, base | c)) if standin else None
+        if "anywhere" in option and option["anywhere"](ctx):
+            candidates = [c & CELL_MASK for c in (within or ctx.game.board_cells[ctx.board])]
+            found = shape_lib.find_anywhere(ctx.game.shape_defs[shape.name], candidates, test, standin=stand)
+        else:
+            missing = option["missing"](ctx) if "missing" in option else 0
+            key = (lambda c: distinct(ctx, base | c)) if distinct else None
+            found = shape_lib.find_matches(ctx.game.placement_table(shape), test, standin=stand,
+                                           missing=missing, distinct_key=key)
+        result = set()
+        for m in found:
+            cells = tuple(sorted(base | c for c in tuple(m.used) + tuple(m.standins)))
+            if within is None or all(c in within for c in cells):
+                result.add(cells)
+        return tuple(sorted(result))
+    return f
+
+
+def _allowed(compiler, node, args, kwargs):
+    kind, cell = args
+    game = compiler.game
+
+    def f(ctx):
+        rule = game.place_rules.get(kind(ctx))
+        if rule is None:
+            return True
+        saved_self, saved_it = ctx.self_, ctx.it
+        ctx.self_, ctx.it = cell(ctx), None
+        try:
+            return bool(rule(ctx))
+        finally:
+            ctx.self_, ctx.it = saved_self, saved_it
+    return f
+
+
+def _player_fn(fn):
+    def make(compiler, node, args, kwargs):
+        player = args[0]
+        return lambda ctx: fn(ctx, player(ctx))
+    return make
+
+
+def _abs(compiler, node, args, kwargs):
+    value = args[0]
+    return lambda ctx: abs(value(ctx))
+
+
+def _cell(compiler, node, args, kwargs):
+    name = args[0]
+    grid = compiler.game.grid
+
+    def f(ctx):
+        try:
+            return ctx.board << CELL_BITS | grid.parse_name(name(ctx))
+        except (KeyError, ValueError):
+            raise RuleError(f"there is no cell named {name(ctx)!r}", node.span) from None
+    return f
+
+
+def _held(compiler, node, args, kwargs):
+    def f(ctx):
+        cell = _subject(ctx, args)
+        return ctx.state.held[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+    return f
+
+
+def _tokens(compiler, node, args, kwargs):
+    def f(ctx):
+        cell = _subject(ctx, args)
+        return ctx.state.tokens[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+    return f
+
+
+def _size(compiler, node, args, kwargs):
+    deck = args[0]
+    return lambda ctx: len(ctx.state.decks[deck(ctx)])
+
+
+def _choose(compiler, node, args, kwargs):
+    source = args[0]
+    up_to = compiler.compile(kwargs["up_to"].value) if "up_to" in kwargs else None
+
+    def f(ctx):
+        items = tuple(source(ctx))
+        if up_to is None:
+            return Choice(tuple(_as_cells(i) for i in items))
+        limit = min(up_to(ctx), len(items))
+        options = []
+        for size in range(limit + 1):
+            options.extend(itertools.combinations(items, size))
+            if len(options) > MAX_CHOICE_SUBSETS:
+                raise RuleError(f"choose(...) has more than {MAX_CHOICE_SUBSETS} options here", node.span)
+        return Choice(options)
+    return f
+
+
+def _as_cells(item):
+    return item if isinstance(item, tuple) else (item,)
+
+
+def _identity(compiler, node, args, kwargs):
+    value = args[0]
+    return lambda ctx: value(ctx)
+
+
+_FUNCTIONS = {
+    "groups": _groups, "border": _border, "reaches": _reaches, "distance": _distance,
+    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed,
+    "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
+    "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "choose": _choose,
+    "kind_of": _identity,
+}

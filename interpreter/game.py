@@ -1,0 +1,278 @@
+"""Compile a checked pack into an immutable Game.
+
+`Game` holds everything that does not change during play: the grid and its
+tables (neighbours, regions, every shape placement), the compiled closures of
+every rule, and the flow. `Game.initial_state(...)` starts a game; the
+functions in flow.py move it on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+from boardrule import __version__
+from boardrule.dsl.diagnostics import PackError
+from boardrule.interpreter import geometry
+from boardrule.interpreter import shapes as shape_lib
+from boardrule.interpreter.context import Ctx
+from boardrule.interpreter.effects import EffectCompiler
+from boardrule.interpreter.exprs import ExprCompiler
+from boardrule.interpreter.values import CELL_BITS, MAX_CELLS, PLAYERS, RuleError
+
+MAX_SEATS = 12
+
+
+class CompiledAction:
+    __slots__ = ("name", "index", "params", "param_nodes", "when", "when_node", "effect", "label", "span")
+
+    def __init__(self, **fields):
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+
+class CompiledStep:
+    __slots__ = ("kind", "effect", "actions", "who", "repeat", "span", "index")
+
+    def __init__(self, **fields):
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+
+class Game:
+    """An immutable, compiled pack. Build it with `compile_game(pack)`."""
+
+    def __init__(self, pack, grid, seats_max):
+        self.pack = pack
+        self.model = pack.model
+        self.id = pack.model.game.id
+        self.name = pack.model.game.name or self.id
+        self.pack_hash = pack.content_hash
+        self.engine_version = __version__
+        self.grid = grid
+        self.shared_board = pack.model.board.shared
+        self.seats_max = seats_max
+        self.boards = 1 if self.shared_board else seats_max
+        self.players_range = (pack.model.game.players.low, pack.model.game.players.high)
+
+    def board_of_seat(self, seat) -> int:
+        return 0 if self.shared_board else int(seat)
+
+    def default_marks(self, ctx):
+        from boardrule.interpreter.scoring import first_choice_marks
+        return first_choice_marks(self, ctx.state, ctx.me)
+
+    def score_total(self, state, seat) -> int:
+        from boardrule.interpreter.scoring import score_sheet
+        return score_sheet(self, state, seat).total
+
+    def placement_table(self, shape):
+        return _placements(self.grid, shape)
+
+    def slot_test(self, shape, ctx, base):
+        legend = self.legends.get(shape.name, {})
+        kinds = self.static_attrs
+        state_kinds = ctx.state.kind[base >> CELL_BITS]
+
+        def test(symbol, cell):
+            rule = legend.get(symbol)
+            if rule is not None:
+                saved = ctx.it
+                ctx.it = base | cell
+                try:
+                    return bool(rule(ctx))
+                finally:
+                    ctx.it = saved
+            if symbol in kinds:
+                return state_kinds[cell] == symbol
+            return True
+        return test
+
+    def ctx(self, state, me=None, self_=None) -> Ctx:
+        return Ctx(self, state, me, self_)
+
+
+@lru_cache(maxsize=256)
+def _placements(grid, shape):
+    return shape_lib.compile_placements(grid, shape)
+
+
+# ------------------------------------------------------------------ compile
+def compile_game(pack) -> Game:
+    """Compile a loaded and checked pack (see dsl.pack.load_pack) into a Game."""
+    model = pack.model
+    grid = _make_grid(model.board)
+    high = model.game.players.high
+    seats_max = max(model.game.seats or 0, high)
+    if seats_max > MAX_SEATS:
+        raise PackError(f"at most {MAX_SEATS} seats are supported", code="E301", span=model.game.players.span)
+    game = Game(pack, grid, seats_max)
+    exprs = ExprCompiler(game, pack.checked)
+    effects = EffectCompiler(game, pack.checked, exprs)
+    _tables(game, model)
+    _pieces(game, model, exprs)
+    _shapes(game, model, exprs)
+    _components(game, model, exprs)
+    _actions(game, model, exprs, effects)
+    _flow(game, model, exprs, effects)
+    return game
+
+
+def _make_grid(board):
+    decl = board.grid
+    options = {name: value for name, value, _ in decl.options}
+    mask = None
+    if board.mask:
+        rows = [r.split() for r in board.mask.strip().splitlines()]
+        mask = {(x, y) for y, row in enumerate(rows) for x, token in enumerate(row) if token != "."}
+    kwargs = {"adjacency": options.get("adjacency", "orthogonal")}
+    if decl.kind == "hex":
+        kwargs = {"hex_layout": decl.layout or "flat-odd"}
+    try:
+        grid = geometry.make_grid(decl.kind, decl.columns, decl.rows, mask=mask, **kwargs)
+    except ValueError as err:
+        raise PackError(f"bad board: {err}", code="E302", span=decl.span) from None
+    if grid.size > MAX_CELLS:
+        raise PackError(f"a board has at most {MAX_CELLS} cells; this one has {grid.size}", code="E303",
+                               span=decl.span)
+    return grid
+
+
+def _encode_table(game, table):
+    """A list indexed by encoded cell: the table's cells re-encoded on that board."""
+    out = [()] * (game.boards << CELL_BITS)
+    for board in range(game.boards):
+        base = board << CELL_BITS
+        for cell in game.grid.cells:
+            out[base | cell] = tuple(base | n for n in table[cell])
+    return out
+
+
+def _tables(game, model):
+    grid = game.grid
+    game.board_cells = [tuple(b << CELL_BITS | c for c in grid.cells) for b in range(game.boards)]
+    game.cell_tables = {
+        "adjacent": _encode_table(game, grid.neighbours),
+        "surrounding": _encode_table(game, grid.surrounding),
+        "row": _encode_table(game, grid.row_cells),
+        "column": _encode_table(game, grid.column_cells),
+    }
+    pairs = [()] * (game.boards << CELL_BITS)
+    for board in range(game.boards):
+        base = board << CELL_BITS
+        for cell in grid.cells:
+            pairs[base | cell] = tuple((base | a, base | b) for a, b in grid.opposite_pairs[cell])
+    game.cell_tables["opposite_pairs"] = pairs
+    regions = {"edge": grid.edge, "corners": grid.corners, "center": grid.center}
+    for name, cell_list in model.board.regions.items():
+        regions[name] = _region_cells(grid, cell_list)
+    game.regions = {name: [tuple(sorted(b << CELL_BITS | c for c in cells)) for b in range(game.boards)]
+                    for name, cells in regions.items()}
+
+
+def _region_cells(grid, cell_list):
+    cells = []
+    for ref in cell_list.cells:
+        try:
+            cells.append(grid.parse_name(ref.name))
+        except (KeyError, ValueError):
+            raise PackError(f"there is no cell {ref.name} on this board", code="E304", span=ref.span) from None
+    return cells
+
+
+def _pieces(game, model, exprs):
+    game.kind_names = tuple(p.name for p in model.pieces)
+    game.static_attrs = {p.name: {k: v for k, (v, _) in p.attributes.items()} for p in model.pieces}
+    game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
+    game.symbols = {p.name: p.symbol for p in model.pieces}
+    game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
+                         for p in model.pieces if p.score is not None}
+    game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
+    game.marks = {p.name: tuple((m, exprs.compile(e)) for m, e in p.marks.items() if e is not None)
+                  for p in model.pieces if p.marks}
+    game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
+
+
+def _shapes(game, model, exprs):
+    kind = game.grid.kind
+    layout = game.grid.hex_layout
+    game.shapes, game.shape_defs, game.legends, game.families = {}, {}, {}, {}
+    for shape in model.shapes:
+        game.legends[shape.name] = {s: exprs.compile(e) for s, e in shape.legend.items() if e is not None}
+        if shape.family is not None:
+            game.families[shape.name] = _family(game, shape, exprs.compile(shape.family), kind, layout)
+            continue
+        try:
+            compiled = shape_lib.make_shape(shape.name, shape.art, symmetry=shape.symmetry, kind=kind,
+                                            hex_layout=layout)
+        except ValueError as err:
+            raise PackError(f"bad shape art: {err}", code="E305", span=shape.art_node.span) from None
+        game.shapes[shape.name] = compiled
+        game.shape_defs[shape.name] = compiled
+
+
+def _family(game, shape, condition, kind, layout):
+    cache = {}
+
+    def member(n):
+        if n not in cache:
+            ctx = Ctx(game, None)
+
+            def test(x, y, size):
+                ctx.env = {"x": x, "y": y, "n": size}
+                return bool(condition(ctx))
+            made = shape_lib.family_shape(f"{shape.name}({n})", test, n, kind, shape.symmetry)
+            cache[n] = made
+            game.shape_defs[made.name] = made
+            game.legends.setdefault(made.name, game.legends.get(shape.name, {}))
+        return cache[n]
+    return member
+
+
+def _constant(exprs, node):
+    return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
+
+
+def _components(game, model, exprs):
+    game.defines = {d.name: d for d in model.defines}
+    game.symbol_sets = {name: tuple(s for s, _ in items) for name, (items, _) in model.symbols.items()}
+    game.charts_ast = dict(model.charts)
+    game.dice_faces = {d.name: tuple(_constant(exprs, f) for f in d.faces) for d in model.dice}
+    game.decks = {d.name: tuple(card for node, count in d.cards for card in [_constant(exprs, node)] * count)
+                  for d in model.decks}
+    game.options = {o.name: o for o in model.options}
+    game.vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None) for v in model.vars]
+    game.player_vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None,
+                         tuple(exprs.compile(s) for s in v.per_seat)) for v in model.player_vars]
+    game.scoring = tuple((t.name, exprs.compile(t.expr), t.span) for t in model.scoring if t.expr is not None)
+    game.verdict = exprs.compile(model.verdict) if model.verdict is not None else None
+
+
+def _actions(game, model, exprs, effects):
+    game.actions = {}
+    for index, action in enumerate(model.actions):
+        game.actions[action.name] = CompiledAction(
+            name=action.name, index=index,
+            params=tuple((name, exprs.compile(domain)) for name, domain in action.params),
+            param_nodes=action.params,
+            when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
+            effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
+            label=action.label, span=action.span)
+    game.action_index = {name: a.index for name, a in game.actions.items()}
+
+
+def _flow(game, model, exprs, effects):
+    flow = model.flow
+
+    def step(s, index):
+        return CompiledStep(kind=s.kind, effect=effects.block(s.effect) if s.effect else None,
+                            actions=tuple(name for name, _ in s.actions),
+                            who=exprs.compile(s.who) if s.who is not None else None,
+                            repeat=s.repeat, span=s.span, index=index)
+    game.setup_steps = tuple(step(s, i) for i, s in enumerate(flow.setup))
+    game.round_steps = tuple(step(s, i) for i, s in enumerate(flow.round))
+    game.end = exprs.compile(flow.end)
+    game.end_span = flow.end.span
+    game.check_end = flow.end_check
+    game.max_rounds = flow.max_rounds
+    game.ranking = tuple(exprs.compile(t) for t in flow.ranking if t is not None)

@@ -1,0 +1,79 @@
+"""Moves: plain data with a stable text notation.
+
+A move is an action of the pack with its parameter values, plus the answers
+to any `choose` its effect asked. The text form is what players type, logs
+store and tests write:
+
+    play B2
+    build cottage B1,B2,C2 C2
+    build architects_guild A1,B1,B2 B1 / A3 farm
+    done
+
+Cells print by name, lists of cells joined by commas, players as P1, P2...
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from boardrule.interpreter.values import CELL_MASK, Player
+
+DONE = "done"
+
+
+@attrs.frozen(order=False)
+class Move:
+    seat: int
+    action: str
+    args: tuple = ()
+    answers: tuple = ()
+
+
+def value_text(value, grid) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, Player):
+        return repr(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return grid.name(value & CELL_MASK)
+    if isinstance(value, tuple):
+        return ",".join(value_text(v, grid) for v in value) or "-"
+    return str(value)
+
+
+def move_text(move: Move, grid) -> str:
+    """The stable notation of a move (without the seat)."""
+    parts = [move.action] + [value_text(a, grid) for a in move.args]
+    text = " ".join(parts)
+    for answer in move.answers:
+        text += " / " + value_text(answer, grid)
+    return text
+
+
+def normalise_text(text: str) -> str:
+    """A key for comparing typed moves: spacing and case do not matter.
+
+    >>> normalise_text("  Play   b2 ") == normalise_text("play B2")
+    True
+    """
+    pieces = [" ".join(part.split()) for part in text.strip().split("/")]
+    return " / ".join(pieces).lower()
+
+
+def sort_key(move: Move, action_index: dict):
+    return (action_index.get(move.action, -1), tuple(_value_key(a) for a in move.args),
+            tuple(_value_key(a) for a in move.answers))
+
+
+def _value_key(value):
+    if value is None:
+        return (0, 0)
+    if isinstance(value, tuple):
+        return (1, tuple(_value_key(v) for v in value))
+    if isinstance(value, bool):
+        return (2, int(value))
+    if isinstance(value, int):
+        return (3, int(value))
+    return (4, str(value))

@@ -1,0 +1,64 @@
+"""The mutable part of a game: boards, variables, decks, dice, flow position.
+
+A State is plain data (lists, dicts, tuples, strings, ints), so a clone is a
+few list copies and the JSON round trip is exact. Only `interpreter.flow`
+changes a State, and only through moves.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+FORMAT_VERSION = 1
+
+
+@attrs.define(eq=False)
+class Pending:
+    """One seat's open decision in the current step."""
+
+    actions: tuple  # action names
+    repeat: bool
+    choice: object = None  # (move, options, optional) while an effect asks
+    moved: bool = False  # has taken at least one action this step
+
+
+@attrs.define(eq=False)
+class State:
+    seats: int
+    players: tuple  # occupied seats, in seat order
+    options: dict
+    kind: list  # per board: list of piece kind or None
+    owner: list  # per board: list of seat or None
+    attrs: list  # per board: {cell: {attribute: value}}
+    held: list  # per board: {cell: tuple of kinds}
+    tokens: list  # per board: {cell: tuple of token kinds}
+    vars: dict
+    pvars: list  # per seat: {name: value}
+    points: list  # per seat: list of [label, value]
+    dice: dict
+    decks: dict  # name -> list, top of the deck last
+    rng: random.Random
+    phase: str = "setup"  # setup, round, over
+    step: int = 0
+    round: int = 0
+    queue: tuple = ()
+    pending: dict = attrs.field(factory=dict)  # seat -> Pending
+    finished: list = attrs.field(factory=list)  # seats in the order they finished
+    log: list = attrs.field(factory=list)  # chance outcomes and moves, in order
+    steps_run: int = 0
+    events: list = attrs.field(factory=list)
+
+    def clone(self) -> "State":
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return State(
+            self.seats, self.players, self.options,
+            [list(b) for b in self.kind], [list(b) for b in self.owner],
+            [dict(b) for b in self.attrs], [dict(b) for b in self.held], [dict(b) for b in self.tokens],
+            dict(self.vars), [dict(p) for p in self.pvars], [list(p) for p in self.points],
+            dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
+            self.phase, self.step, self.round, self.queue,
+            {s: attrs.evolve(p) for s, p in self.pending.items()},
+            list(self.finished), list(self.log), self.steps_run, list(self.events))
