@@ -70,7 +70,10 @@ def _looks_like_path(text: str) -> bool:
 
 
 def resolve_pack_path(
-    name_or_path: str | os.PathLike, relative_to: str | os.PathLike | None = None, *, span: Span | None = None
+    name_or_path: str | os.PathLike,
+    relative_to: str | os.PathLike | None = None,
+    *,
+    span: Span | None = None,
 ) -> Path:
     """An existing pack file: a path (relative to ``relative_to``'s folder) or a bundled name.
 
@@ -89,7 +92,8 @@ def resolve_pack_path(
     if candidate.is_file():
         return candidate
     if isinstance(name_or_path, os.PathLike) or _looks_like_path(text):
-        siblings = [p.name for p in candidate.parent.glob(f"*{PACK_SUFFIX}")] if candidate.parent.is_dir() else []
+        folder = candidate.parent
+        siblings = [p.name for p in folder.glob(f"*{PACK_SUFFIX}")] if folder.is_dir() else []
         hint = did_you_mean(candidate.name, siblings)
         raise PackError(f"pack file `{candidate}` not found", code="E121", span=span, hint=hint)
     bundled = bundled_dir() / f"{text}{PACK_SUFFIX}"
@@ -217,7 +221,8 @@ def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag) -> None:
     sec_key, sec_node = table[by_name[section]]
     names = {str(k.raw): k for k, _ in sec_node.entries} if isinstance(sec_node, MapNode) else {}
     if parts[1] not in names:
-        _missing(bag, item, len(section) + 1, parts[1], names, f"section `{section}` of the base has no entry")
+        what = f"section `{section}` of the base has no entry"
+        _missing(bag, item, len(section) + 1, parts[1], names, what)
         return
     gone = key_identity(names[parts[1]].value)
     kept = tuple((k, v) for k, v in sec_node.entries if key_identity(k.value) != gone)
@@ -227,4 +232,5 @@ def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag) -> None:
 def _missing(bag: DiagnosticBag, item: ScalarNode, start: int, name: str, pool, what: str) -> None:
     # Point at the offending part of the dotted path, not the whole string.
     span = item.span_of(start, start + len(name))
-    bag.error("E126", f"cannot remove `{item.value}`: {what} `{name}`", span, hint=did_you_mean(name, pool))
+    message = f"cannot remove `{item.value}`: {what} `{name}`"
+    bag.error("E126", message, span, hint=did_you_mean(name, pool))

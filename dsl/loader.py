@@ -33,14 +33,8 @@ from typing import Union
 import attrs
 import yaml
 
-from boardrule.dsl.diagnostics import (
-    Diagnostic,
-    DiagnosticBag,
-    PackError,
-    SourceStore,
-    Span,
-    split_lines,
-)
+from boardrule.dsl.diagnostics import Diagnostic, DiagnosticBag, PackError, SourceStore, Span
+from boardrule.dsl.diagnostics import UsageError, split_lines
 
 MAX_DEPTH = 64
 MAX_BYTES = 2_000_000
@@ -54,7 +48,9 @@ _ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
 # How far the aligner looks for a value char before giving up on it.
 _WINDOW = 4096
 _INT_RE = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_FLOAT_RE = re.compile(r"[-+]?(?:(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)")
+_FLOAT_RE = re.compile(
+    r"[-+]?(?:(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)"
+)
 
 
 def convert_plain(text: str) -> object:
@@ -110,7 +106,7 @@ class ScalarNode:
     value: object
     span: Span
     style: str = "plain"
-    raw: str = attrs.field(default=attrs.Factory(lambda self: _yaml_text(self.value), takes_self=True))
+    raw: str = attrs.field(default=attrs.Factory(lambda s: _yaml_text(s.value), takes_self=True))
     source: str = attrs.field(default="", repr=False, eq=False)
     _cache: list = attrs.field(init=False, factory=list, repr=False, eq=False)
 
@@ -133,7 +129,8 @@ class ScalarNode:
 
     def _raw_index(self, offset: int) -> int:
         if not self._cache:
-            self._cache.extend((_align(self.raw, self.source, self.style), _line_starts(self.source)))
+            mapping = _align(self.raw, self.source, self.style)
+            self._cache.extend((mapping, _line_starts(self.source)))
         offset = max(0, min(offset, len(self.raw)))
         return self._cache[0][offset]
 
@@ -308,6 +305,7 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
 
 
 _NO_KEY = object()
+_EMPTY = "the pack is empty; expected a mapping at top level"
 _NO_REUSE = "write the value out again; packs do not share YAML nodes"
 _PROPERTY_RE = re.compile(r"[&*!][^\s,\[\]{}]*")
 _NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
@@ -349,7 +347,7 @@ class _Builder:
             self.feed(event)
         self.bag.raise_if_errors(PackError, self.sources)
         if not isinstance(self.root, MapNode):
-            self.fatal(self.diag("E111", "the pack is empty; expected a mapping at top level", None))
+            self.fatal(self.diag("E111", _EMPTY, None))
         return self.root
 
     def fatal(self, diag) -> None:
@@ -374,7 +372,8 @@ class _Builder:
     def start_node(self, event) -> None:
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            self.fatal(self.diag("E110", f"too many YAML nodes (limit {MAX_NODES})", event.start_mark))
+            message = f"too many YAML nodes (limit {MAX_NODES})"
+            self.fatal(self.diag("E110", message, event.start_mark))
         if not self.stack and not isinstance(event, yaml.MappingStartEvent):
             self.refuse_top(event)
         if isinstance(event, yaml.AliasEvent):
@@ -391,31 +390,31 @@ class _Builder:
             message = "mapping keys must be plain or quoted scalars"
             self.bag.add(self.diag("E113", message, event.start_mark, 1))
         if len(self.stack) >= MAX_DEPTH:
-            self.fatal(self.diag("E109", f"nesting is deeper than {MAX_DEPTH} levels", event.start_mark, 1))
+            message = f"nesting is deeper than {MAX_DEPTH} levels"
+            self.fatal(self.diag("E109", message, event.start_mark, 1))
         kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
         self.stack.append(_Frame(kind, event))
 
     def refuse_top(self, event) -> None:
         if isinstance(event, yaml.ScalarEvent) and event.value == "" and event.style is None:
-            message = "the pack is empty; expected a mapping at top level"
+            message = _EMPTY
         else:
-            found = "a sequence" if isinstance(event, yaml.SequenceStartEvent) else "a scalar"
+            kinds = {yaml.SequenceStartEvent: "a sequence", yaml.AliasEvent: "an alias"}
+            found = kinds.get(type(event), "a scalar")
             message = f"expected a mapping at top level, found {found}"
         self.fatal(self.diag("E111", message, event.start_mark, 1))
 
     def refuse_property(self, event, code: str, what: str, why: str) -> None:
-        # A node may carry both an anchor and a tag: find this one's sigil.
+        # A node may carry both an anchor and a tag: point at this one's sigil
+        # (a shift on the mark's own line only, so no rescan of the text).
         mark, sigil = event.start_mark, {"anchor": "&", "alias": "*"}.get(what, "!")
-        m = _PROPERTY_RE.search(self.text, mark.index, mark.index + 1024)
-        while m and m.group()[0] != sigil:
-            m = _PROPERTY_RE.search(self.text, m.end(), m.end() + 1024)
-        token = m.group() if m else sigil
-        diag = self.diag(code, f"{what} `{token}` is not allowed in packs", mark, len(token), hint=why)
-        if m and "\n" not in self.text[mark.index : m.start()]:
-            shift = m.start() - mark.index
-            span = attrs.evolve(diag.span, col=diag.span.col + shift, end_col=diag.span.end_col + shift)
-            diag = attrs.evolve(diag, span=span)
-        self.bag.add(diag)
+        at = self.text.find(sigil, mark.index, mark.index + 1024)
+        shift = at - mark.index if at >= 0 and "\n" not in self.text[mark.index : at] else 0
+        m = _PROPERTY_RE.match(self.text, mark.index + shift)
+        token = m.group() if m and m.group()[0] == sigil else sigil
+        line, col = mark.line + 1, mark.column + 1 + shift
+        span = Span(self.file, line, col, line, col + len(token))
+        self.bag.error(code, f"{what} `{token}` is not allowed in packs", span, hint=why)
 
     def scalar(self, event: yaml.ScalarEvent) -> ScalarNode:
         style = _STYLES.get(event.style, "plain")
@@ -464,8 +463,9 @@ class _Builder:
         return False
 
 
-def _yaml_error(exc: Exception, text: str, file: str):
+def _yaml_error(exc: Exception, text: str, file: str) -> Diagnostic:
     """A Diagnostic for anything PyYAML raised, at its problem mark."""
+
     def point(mark) -> Span:
         return Span(file, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
@@ -479,8 +479,9 @@ def _yaml_error(exc: Exception, text: str, file: str):
         return Diagnostic("E101", f"invalid YAML: {problem}", span, notes=notes)
     if isinstance(exc, yaml.reader.ReaderError):
         line, col = _line_col(text, exc.position)
-        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
-        message = f"invalid YAML: character #x{char:04x} is not allowed"
+        char = exc.character
+        shown = f"#x{char:04x}" if isinstance(char, int) else repr(char)
+        message = f"invalid YAML: character {shown} is not allowed"
         return Diagnostic("E101", message, Span(file, line, col, line, col + 1))
     return Diagnostic("E101", f"invalid YAML: {exc}", Span.point(file, 1, 1))
 
@@ -501,7 +502,8 @@ def _decode(data: bytes, file: str, sources: SourceStore | None) -> str:
             sources.add(file, data.decode("utf-8", errors="replace"))
         message = f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})"
         span = Span(file, line, col, line, col + 1)
-        raise PackError(message, code="E103", span=span, hint="save the file as UTF-8", sources=sources) from None
+        hint = "save the file as UTF-8"
+        raise PackError(message, code="E103", span=span, hint=hint, sources=sources) from None
 
 
 def load_yaml_text(
@@ -517,6 +519,8 @@ def load_yaml_text(
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file, sources)
+    if not isinstance(text, str):
+        raise UsageError(f"expected the text of a pack, got {type(text).__name__}")
     text = text.removeprefix("\ufeff")
     size = len(text)
     if size > MAX_BYTES // 4:  # only then can the UTF-8 form exceed the limit
@@ -534,7 +538,7 @@ def load_yaml_file(path: str | os.PathLike, sources: SourceStore | None = None) 
     >>> load_yaml_file("/no/such.pack")
     Traceback (most recent call last):
     ...
-    boardrule.dsl.diagnostics.PackError: error[E104]: cannot read `/no/such.pack`: No such file or directory
+    boardrule.dsl.diagnostics.PackError: error[E104]: cannot read `/no/such.pack`: No such file ...
     """
     file = os.fspath(path)
     try:

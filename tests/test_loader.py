@@ -369,13 +369,16 @@ def test_arbitrary_text_raises_only_boardrule_errors(text):
     check_only_boardrule_errors(text)
 
 
+SYNTAX_BITS = list(":-[]{}&*!|>'\"#?,\t\n ") + ["  ", "---", "%", "\\"]
+
+
 @st.composite
 def mutated_pack(draw):
     text = PACK + STYLES.replace("lit:", "lit2:")
     for _ in range(draw(st.integers(1, 6))):
         pos = draw(st.integers(0, len(text)))
         op = draw(st.sampled_from(["insert", "delete", "replace"]))
-        chunk = draw(st.sampled_from(list(":-[]{}&*!|>'\"#?,\t\n ") + ["  ", "---", "%", "\\"]) | st.text(max_size=3))
+        chunk = draw(st.sampled_from(SYNTAX_BITS) | st.text(max_size=3))
         if op == "insert":
             text = text[:pos] + chunk + text[pos:]
         elif op == "delete":

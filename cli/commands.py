@@ -1,0 +1,89 @@
+"""The commands of `boardrule`; each parses options, calls the library, prints."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from boardrule.cli.main import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cli
+from boardrule.dsl.diagnostics import (BoardruleError, SourceStore, diagnostic_to_dict, render, render_github,
+                                       summary_line)
+
+
+@cli.command()
+@click.argument("packs", nargs=-1, required=True)
+@click.option("--output-format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              show_default=True, help="How to print diagnostics.")
+@click.option("--no-tests", is_flag=True, help="Skip the packs' own tests.")
+def check(packs, fmt, no_tests):
+    """Check packs (bundled names or paths) and run their tests."""
+    from boardrule.interpreter.check import check_pack
+    sources = SourceStore()
+    reports = [check_pack(p, sources, run_pack_tests=not no_tests) for p in packs]
+    diagnostics = [d for r in reports for d in r.diagnostics]
+    if fmt == "json":
+        click.echo(json.dumps({"packs": [{"pack": r.pack, "ok": r.ok, "tests": r.tests_run,
+                                          "diagnostics": [diagnostic_to_dict(d) for d in r.diagnostics]}
+                                         for r in reports]}, indent=2))
+    elif fmt == "github":
+        for d in diagnostics:
+            click.echo(render_github(d))
+        click.echo(summary_line(diagnostics) if diagnostics else "no problems")
+    else:
+        for d in diagnostics:
+            click.echo(render(d, sources))
+            click.echo()
+        for r in reports:
+            status = "ok" if r.ok else "FAILED"
+            click.echo(f"{r.pack}: {status} ({r.tests_run} tests, {r.seconds:.2f} s)")
+        if diagnostics:
+            click.echo(summary_line(diagnostics))
+    usage = any(d.code in ("E120", "E121", "E124") for d in diagnostics)
+    sys.exit(EXIT_USAGE if usage else EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS)
+
+
+@cli.command()
+@click.argument("pack")
+@click.argument("position", type=click.Path(exists=True, dir_okay=False))
+@click.option("--players", type=int, default=None, help="Number of players.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def score(pack, position, players, options, fmt):
+    """Print the score sheet of a position file."""
+    from boardrule.cli.session import load_game, score_position
+    game = load_game(pack)
+    result = score_position(game, position, players, parse_options(options))
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=2))
+        return
+    from boardrule.cli.render import render_sheets
+    click.echo(render_sheets(result))
+
+
+def parse_options(pairs) -> dict:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"--option takes KEY=VALUE, not `{pair}`")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@cli.command()
+@click.argument("pack")
+@click.option("--seats", default=None, help="Who plays each seat: human, random or greedy, comma-separated.")
+@click.option("--players", type=int, default=None, help="Number of players (default: the number of seats).")
+@click.option("--seed", type=int, default=None, help="Seed of the game's random generator.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None, help="Save the game here.")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Resume a saved game.")
+@click.option("--color/--no-color", default=None, help="Colour output (default: when a terminal).")
+def play(pack, seats, players, seed, options, save_path, resume_path, color):
+    """Play a game in the terminal, with humans and bots."""
+    from boardrule.cli.play import run_play
+    code = run_play(pack, seats, players, seed, parse_options(options), save_path, resume_path, color)
+    sys.exit(code)

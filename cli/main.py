@@ -1,0 +1,43 @@
+"""The `boardrule` command: a thin layer over the library that owns printing and exit codes.
+
+Exit codes: 0 all good, 1 findings (diagnostics, failed tests, a game that no
+longer replays), 2 usage errors (bad arguments, unknown pack or option).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from boardrule import __version__
+from boardrule.dsl.diagnostics import BoardruleError, SourceStore, render
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class BoardruleGroup(click.Group):
+    """Turns any boardrule error that escapes a command into a clean message."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BoardruleError as err:
+            for diag in err.diagnostics:
+                click.echo(render(diag, err.sources or SourceStore()), err=True)
+            sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=BoardruleGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="boardrule")
+def cli():
+    """boardrule: grid board games written as declarative rule packs."""
+
+
+def main():
+    from boardrule.cli import commands  # noqa: F401  (registers the commands)
+    try:
+        cli(standalone_mode=True)
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)

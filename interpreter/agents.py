@@ -1,0 +1,77 @@
+"""Agents: who picks a move when no human does.
+
+An agent is a callable `choose(game, state, seat, moves) -> Move`, made by
+`make_agent(name, seed)`. `random` picks uniformly; `greedy` picks the move
+with the best immediate gain in its own score, ties broken by its seeded
+generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardrule.dsl.diagnostics import UsageError, did_you_mean
+from boardrule.interpreter import flow
+from boardrule.interpreter.scoring import score_sheet
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def __call__(self, game, state, seat, moves):
+        return moves[self.rng.randrange(len(moves))]
+
+
+class GreedyAgent:
+    """The move after which my score is highest; a random one among equals."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def __call__(self, game, state, seat, moves):
+        if len(moves) == 1:
+            return moves[0]
+        best, best_value = [], None
+        for move in moves:
+            value = _value_after(game, state, move)
+            if best_value is None or value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[self.rng.randrange(len(best))]
+
+
+def _value_after(game, state, move):
+    after = flow.apply(game, state, move)
+    return score_sheet(game, after, move.seat).total
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int = 0):
+    """An agent by name: `random` or `greedy`."""
+    if name not in AGENTS:
+        raise UsageError(f"unknown agent `{name}`; agents are: {', '.join(sorted(AGENTS))}", code="E005",
+                         hint=did_you_mean(name, AGENTS))
+    return AGENTS[name](seed)
+
+
+def play_out(game, state, agents: dict, on_move=None):
+    """Play until the game is over, each waiting seat moved by its agent.
+
+    `agents` maps seat -> agent. Returns the final state.
+    """
+    while state.phase != "over":
+        seat = flow.waiting(state)[0]
+        moves = flow.legal_moves(game, state, seat)
+        move = agents[seat](game, state, seat, moves)
+        state = flow.apply(game, state, move)
+        if on_move is not None:
+            on_move(state, move)
+    return state

@@ -1,0 +1,64 @@
+"""The library's front door for tools: open a game, read a position, report scores.
+
+    >>> game = open_game("tictactoe")
+    >>> state = new_game(game, players=2, seed=1)
+    >>> [move_text(m, game.grid) for m in legal_moves(game, state, 0)][:3]
+    ['play A1', 'play B1', 'play C1']
+"""
+
+from __future__ import annotations
+
+from boardrule.dsl.diagnostics import PackError, SourceStore
+from boardrule.dsl.loader import load_yaml_file
+from boardrule.dsl.pack import load_pack
+from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting  # noqa: F401
+from boardrule.interpreter.game import Game, compile_game
+from boardrule.interpreter.moves import move_text  # noqa: F401
+from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.positions import apply_position
+from boardrule.interpreter.values import PLAYERS, RuleError
+
+
+def open_game(name_or_path, sources: SourceStore | None = None) -> Game:
+    """Load, check and compile a pack by bundled name or path."""
+    pack = load_pack(name_or_path, sources)
+    try:
+        return compile_game(pack)
+    except PackError as err:
+        err.sources = err.sources or pack.sources
+        raise
+
+
+def new_game(game: Game, players: int | None = None, seed: int = 0, options: dict | None = None):
+    """A new game's first state (setup done)."""
+    return initial_state(game, players, seed, options)
+
+
+def load_position(game: Game, path, players: int | None = None, options: dict | None = None, seed: int = 0):
+    """A state from a position file (see interpreter/positions.py)."""
+    sources = game.pack.sources
+    node = load_yaml_file(path, sources)
+    low, high = game.players_range
+    if players is None:
+        boards = node.get("boards")
+        players = len(boards.entries) if boards is not None else max(low, min(2, high))
+    state = initial_state(game, players, seed, options)
+    apply_position(game, state, node)
+    return state
+
+
+def score_report(game: Game, state) -> dict:
+    """Score sheets, ranking and verdicts as plain data (for JSON and printing)."""
+    result = outcome(game, state)
+    return {
+        "pack": game.id,
+        "players": [{
+            "seat": repr(PLAYERS[seat]),
+            "total": result.sheets[seat].total,
+            "terms": [{"label": t.label, "points": t.points, "source": t.source, "count": t.count}
+                      for t in result.sheets[seat].terms],
+            "verdict": result.verdicts.get(seat),
+        } for seat in state.players],
+        "ranking": [repr(PLAYERS[s]) for s in result.ranking],
+        "winners": [repr(PLAYERS[s]) for s in result.winners],
+    }

@@ -1,0 +1,50 @@
+"""Check packs: load, read, check names and types, compile, run their tests.
+
+    >>> report = check_pack("tictactoe")
+    >>> report.ok, report.tests_run
+    (True, 5)
+
+The library side of `boardrule check`: it returns diagnostics, never prints.
+"""
+
+from __future__ import annotations
+
+import time
+
+import attrs
+
+from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, SourceStore
+from boardrule.dsl.pack import load_pack
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.scenarios import run_tests
+from boardrule.interpreter.values import RuleError
+
+
+@attrs.frozen
+class CheckReport:
+    pack: str
+    diagnostics: tuple
+    tests_run: int
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests: bool = True) -> CheckReport:
+    """Every diagnostic of one pack, its own tests included."""
+    sources = sources if sources is not None else SourceStore()
+    start = time.perf_counter()
+    try:
+        pack = load_pack(name_or_path, sources)
+        game = compile_game(pack)
+    except BoardruleError as err:
+        return CheckReport(str(name_or_path), tuple(err.diagnostics), 0, time.perf_counter() - start)
+    except RuleError as err:
+        diag = Diagnostic("E700", f"a rule failed while setting up the game: {err}", err.span)
+        return CheckReport(str(name_or_path), (diag,), 0, time.perf_counter() - start)
+    failures = run_tests(game) if run_pack_tests else []
+    count = len(game.model.tests) if run_pack_tests else 0
+    return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(failures), count,
+                       time.perf_counter() - start)

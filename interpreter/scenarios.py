@@ -1,0 +1,168 @@
+"""Run the `tests:` of a pack: positions, moves and what must come out.
+
+    tests:
+      - name: a row wins
+        players: 2
+        seed: 1
+        options: {variant: solo}
+        position: {board: "X X X / ..."}   # see positions.py
+        moves: [P1 play B2, P2 play A1]
+        expect:
+          score: {P1: 1}                  # totals
+          terms: {P1: {three in a row: 1}}
+          legal: {P1: 9}                  # a count, or moves that must be legal
+          illegal: {P2: [play B2]}
+          over: true
+          winner: P1                      # or [P1, P2] for a shared win
+          verdict: {P1: "Engineer"}
+
+Each failed expectation becomes a diagnostic pointing at the test.
+"""
+
+from __future__ import annotations
+
+from boardrule.dsl.diagnostics import BoardruleError, Diagnostic
+from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
+from boardrule.interpreter import flow
+from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.positions import apply_position, parse_seat
+from boardrule.interpreter.scoring import score_sheet
+from boardrule.interpreter.values import PLAYERS, RuleError
+
+EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "error")
+
+
+def run_tests(game) -> list:
+    """Run every test of the pack; a list of diagnostics for the failures."""
+    failures = []
+    for test in game.model.tests:
+        failures.extend(run_test(game, test))
+    return failures
+
+
+def run_test(game, test) -> list:
+    node = test.node
+    try:
+        state = _start(game, node)
+        state = _play(game, state, node.get("moves"))
+        return _check(game, test, state, node.get("expect"))
+    except RuleError as err:
+        return [Diagnostic("E702", f"test `{test.name}`: a rule failed: {err}", err.span or test.span)]
+    except BoardruleError as err:
+        first = err.diagnostics[0]
+        return [Diagnostic(first.code, f"test `{test.name}`: {first.message}", first.span or test.span,
+                           hint=first.hint)]
+
+
+def _start(game, node):
+    players = node.get("players")
+    seed = node.get("seed")
+    options = to_plain(node.get("options")) if node.get("options") is not None else {}
+    low = game.players_range[0]
+    state = flow.initial_state(game, players.value if players is not None else max(low, min(2, game.players_range[1])),
+                               seed=seed.value if seed is not None else 0, options=options)
+    if node.get("position") is not None:
+        apply_position(game, state, node.get("position"))
+    return state
+
+
+def _play(game, state, moves):
+    for item in (moves.items if isinstance(moves, SeqNode) else ()):
+        text = str(item.value)
+        seat_text, _, move_text = text.partition(" ")
+        seat = parse_seat(seat_text, item.span, state.seats)
+        try:
+            move = flow.parse_move(game, state, seat, move_text)
+            state = flow.apply(game, state, move)
+        except BoardruleError as err:
+            raise type(err)(f"move `{text}`: {err.diagnostics[0].message}", code=err.diagnostics[0].code,
+                            span=item.span) from None
+    return state
+
+
+def _check(game, test, state, expect) -> list:
+    if expect is None:
+        return []
+    failures = []
+
+    def fail(message, span):
+        failures.append(Diagnostic("E701", f"test `{test.name}`: {message}", span))
+    for key, value in expect.entries:
+        checker = _CHECKS.get(key.value)
+        if checker is None:
+            fail(f"unknown expectation `{key.value}`; expected one of: {', '.join(EXPECT_KEYS)}", key.span)
+            continue
+        checker(game, state, value, fail)
+    return failures
+
+
+def _per_seat(state, node):
+    if not isinstance(node, MapNode):
+        raise BoardruleError("expected a mapping of seats, like {P1: 3}", code="E703", span=node.span)
+    for key, value in node.entries:
+        yield parse_seat(key.value, key.span, state.seats), value, key.span
+
+
+def _score(game, state, node, fail):
+    for seat, value, span in _per_seat(state, node):
+        total = score_sheet(game, state, seat).total
+        if total != value.value:
+            fail(f"{PLAYERS[seat]!r} scores {total}, expected {value.value}", value.span)
+
+
+def _terms(game, state, node, fail):
+    for seat, value, span in _per_seat(state, node):
+        labels = score_sheet(game, state, seat).by_label()
+        for label_node, points in value.entries:
+            got = labels.get(label_node.value, 0)
+            if got != points.value:
+                fail(f"{PLAYERS[seat]!r} gets {got} for `{label_node.value}`, expected {points.value}", points.span)
+
+
+def _legal(game, state, node, fail):
+    for seat, value, span in _per_seat(state, node):
+        moves = flow.legal_moves(game, state, seat)
+        if isinstance(value, ScalarNode):
+            if len(moves) != value.value:
+                fail(f"{PLAYERS[seat]!r} has {len(moves)} legal moves, expected {value.value}", value.span)
+            continue
+        for item in value.items:
+            try:
+                flow.parse_move(game, state, seat, str(item.value))
+            except BoardruleError as err:
+                fail(f"`{item.value}` should be legal for {PLAYERS[seat]!r}: {err.diagnostics[0].message}",
+                     item.span)
+
+
+def _illegal(game, state, node, fail):
+    for seat, value, span in _per_seat(state, node):
+        for item in value.items:
+            try:
+                flow.parse_move(game, state, seat, str(item.value))
+            except BoardruleError:
+                continue
+            fail(f"`{item.value}` should be illegal for {PLAYERS[seat]!r}", item.span)
+
+
+def _over(game, state, node, fail):
+    if (state.phase == "over") != bool(node.value):
+        fail("the game is " + ("over" if state.phase == "over" else "not over"), node.span)
+
+
+def _winner(game, state, node, fail):
+    wanted = to_plain(node)
+    wanted = sorted(parse_seat(w) for w in (wanted if isinstance(wanted, list) else [wanted]))
+    got = outcome(game, state).winners
+    if sorted(got) != wanted:
+        fail("the winner is " + (", ".join(repr(PLAYERS[s]) for s in got) or "nobody"), node.span)
+
+
+def _verdict(game, state, node, fail):
+    for seat, value, span in _per_seat(state, node):
+        got = outcome(game, state).verdicts.get(seat)
+        if got != value.value:
+            fail(f"{PLAYERS[seat]!r} gets the verdict {got!r}, expected {value.value!r}", value.span)
+
+
+_CHECKS = {"score": _score, "terms": _terms, "legal": _legal, "illegal": _illegal, "over": _over,
+           "winner": _winner, "verdict": _verdict}
