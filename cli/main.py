@@ -6,14 +6,16 @@ longer replays), 2 usage errors (bad arguments, unknown pack or option).
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from boardrule import __version__
 from boardrule.dsl.diagnostics import BoardruleError, SourceStore, render
+from boardrule.interpreter.values import RuleError
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 class BoardruleGroup(click.Group):
@@ -26,6 +28,18 @@ class BoardruleGroup(click.Group):
             for diag in err.diagnostics:
                 click.echo(render(diag, err.sources or SourceStore()), err=True)
             sys.exit(EXIT_USAGE)
+        except RuleError as err:
+            where = f"{err.span}: " if err.span is not None else ""
+            click.echo(f"{where}error[E700]: a rule of the pack failed: {err}", err=True)
+            sys.exit(EXIT_FINDINGS)
+        except (click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort, SystemExit):
+            raise
+        except Exception as err:  # an engine bug: say so plainly, trace only on request
+            if os.environ.get("BOARDRULE_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(err).__name__}: {err}\n"
+                       "this is a bug in boardrule; run again with BOARDRULE_DEBUG=1 for details", err=True)
+            sys.exit(EXIT_INTERNAL)
 
 
 @click.group(cls=BoardruleGroup, context_settings={"help_option_names": ["-h", "--help"]})

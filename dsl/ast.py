@@ -188,7 +188,10 @@ class Place:
 
 @node
 class Remove:
+    """`remove CELLS` clears pieces; `remove TOKEN from CELL` takes one token off."""
+
     target: "Expr"
+    source: Optional["Expr"]
     span: Span
 
 

@@ -15,10 +15,11 @@ from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, 
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.symbols import SymbolTable, build_symbols
-from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIE, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIE, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
                                  compatible, item_type, join, list_of)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+EVENT_ATTRIBUTES = {"kind": SYM, "cell": CELL, "player": PLAYER}
 
 
 @attrs.define
@@ -136,6 +137,9 @@ class Checker:
                 self.out.resolved[node] = ("player_var", name)
                 return self.sym.player_vars[name]
             candidates = list(PLAYER_PROPERTIES) + list(self.sym.player_vars)
+        elif owner == EVENT:
+            self.out.resolved[node] = ("event_attr", name)
+            return EVENT_ATTRIBUTES.get(name, ANY)
         elif owner in (CELL, SYM, ANY):
             table = dict(self.sym.piece_attributes)
             if owner in (CELL, ANY):
@@ -361,6 +365,10 @@ class Checker:
             self.expr(kw.value, scope)
 
     def s_Remove(self, node, scope):
+        if node.source is not None:
+            self.expect(node.target, scope, SYM, "the token to remove")
+            self.expect(node.source, scope, CELL, "the cell to take it from")
+            return
         t = self.expr(node.target, scope)
         if not compatible(t, CELL) and not compatible(t, list_of(CELL)):
             self.error("E210", f"`remove` takes a cell or a list of cells, not a {t}", node.target)
@@ -515,6 +523,8 @@ def _check_pieces(checker: Checker, model) -> None:
         for name, mark in piece.marks.items():
             if mark is not None:
                 checker.expr(mark, scope)
+        for event, effect in piece.triggers:
+            checker.block(effect, Scope({"event": EVENT}, self_type=CELL))
 
 
 def _check_shapes(checker: Checker, model) -> None:

@@ -47,6 +47,7 @@ class PieceDef:
     score_label: str
     marks: dict  # mark name -> ast expr
     place: Any  # ast expr (a condition on the target cell) or None
+    triggers: tuple  # (event name, statements) run for each piece of this kind
     span: Any
 
 
@@ -223,7 +224,7 @@ class Reader:
             self.bag.error("E014", f"{what} must be written in the boardrule language as text",
                            getattr(node, "span", None))
             return None
-        text = str(node.value)
+        text = node.value if isinstance(node.value, str) else node.raw
         try:
             return parse_fragment(text, kind, node.span_of)
         except PackError as err:

@@ -47,7 +47,7 @@ def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None 
     sources.add(file, text)
     root = load_yaml_text(text, file)
     if "extends" in root:
-        raise PackError("a pack given as text cannot use `extends`; save it to a file", code="E125",
+        raise PackError("a pack given as text cannot use `extends`; save it to a file", code="E128",
                         span=root.key_node("extends").span, sources=sources)
     tree = PackTree(root, (file,))
     return _finish(tree, sources, hashlib.sha256(text.encode()).hexdigest()[:16])

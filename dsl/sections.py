@@ -88,7 +88,7 @@ def read_symbols(r: Reader, node) -> dict:
     return symbols
 
 
-PIECE_KEYS = ("symbol", "score", "label", "marks", "place", "variable", "doc")
+PIECE_KEYS = ("symbol", "score", "label", "marks", "place", "variable", "on", "doc")
 
 
 def read_pieces(r: Reader, node) -> tuple:
@@ -106,7 +106,10 @@ def read_pieces(r: Reader, node) -> tuple:
             name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
             attributes=attributes, variable=variable, score=r.expr(m.get("score"), "score"),
             score_label=r.text(m.get("label"), "label", str(key.value)), marks=marks,
-            place=r.expr(m.get("place"), "place"), span=key.span))
+            place=r.expr(m.get("place"), "place"),
+            triggers=tuple((str(k.value), r.effect(v, f"trigger `on: {k.value}`"))
+                           for k, v in _entries(r, m.get("on"), "on")),
+            span=key.span))
     return tuple(pieces)
 
 

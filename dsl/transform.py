@@ -186,7 +186,7 @@ class AstBuilder(Transformer):
         return ast.Place(kind, at, rest[0] if rest else (), self._span(meta))
 
     def remove_stmt(self, meta, children):
-        return ast.Remove(children[0], self._span(meta))
+        return ast.Remove(children[0], children[1] if len(children) > 1 else None, self._span(meta))
 
     def replace_stmt(self, meta, children):
         return ast.Replace(children[0], children[1], self._span(meta))

@@ -31,6 +31,7 @@ PLAYER = Type("player")
 SHAPE = Type("shape")
 DECK = Type("deck")
 DIE = Type("die")
+EVENT = Type("event")
 NONE = Type("none")
 ANY = Type("any")
 

@@ -51,17 +51,33 @@ class EffectCompiler:
             state.owner[board][index] = ctx.me
             if extra:
                 state.attrs[board][index] = {name: value(ctx) for name, value in extra}
-            state.events.append(("placed", what, cell, ctx.me))
+            fire(ctx, "placed", {"kind": what, "cell": cell, "player": ctx.me})
         return place
 
     def s_Remove(self, node):
         target = self.e(node.target)
+        if node.source is not None:
+            return self._remove_token(node, target, self.e(node.source))
 
         def remove(ctx):
             value = target(ctx)
             for cell in (value if isinstance(value, tuple) else (value,)):
                 clear_cell(ctx.state, cell)
         return remove
+
+    def _remove_token(self, node, token, source):
+        def remove_token(ctx):
+            what, cell = token(ctx), source(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            here = list(ctx.state.tokens[board].get(index, ()))
+            if what not in here:
+                raise RuleError(f"no {what} on {ctx.game.grid.name(index)} to remove", node.span)
+            here.remove(what)
+            if here:
+                ctx.state.tokens[board][index] = tuple(here)
+            else:
+                ctx.state.tokens[board].pop(index, None)
+        return remove_token
 
     def s_Replace(self, node):
         target, kind = self.e(node.target), self.e(node.kind)
@@ -250,7 +266,7 @@ class EffectCompiler:
         event = node.event
 
         def emit(ctx):
-            ctx.state.events.append((event,) + tuple(v(ctx) for _, v in values))
+            fire(ctx, event, {"player": ctx.me, **{name: value(ctx) for name, value in values}})
         return emit
 
     def s_Rotate(self, node):
@@ -281,3 +297,36 @@ def clear_cell(state, cell):
     state.owner[board][index] = None
     state.attrs[board].pop(index, None)
     state.held[board].pop(index, None)
+
+
+MAX_TRIGGER_DEPTH = 20
+
+
+def fire(ctx, event, data):
+    """Run the `on: EVENT` effect of every piece that listens, on every board.
+
+    Each runs with `self` = the listening piece's cell, `me` = the owner of
+    its board (or of the piece, on a shared board) and `event` = `data`.
+    """
+    listeners = ctx.game.triggers.get(event)
+    if not listeners:
+        return
+    state, game = ctx.state, ctx.game
+    depth = state.trigger_depth
+    if depth >= MAX_TRIGGER_DEPTH:
+        raise RuleError(f"triggers on `{event}` set each other off more than {MAX_TRIGGER_DEPTH} deep")
+    for kind, effect in listeners:
+        for board in range(len(state.kind)):
+            for index, here in enumerate(state.kind[board]):
+                if here != kind:
+                    continue
+                owner = state.owner[board][index] if game.shared_board else board
+                inner = game.ctx(state, me=owner)
+                inner.self_ = board << CELL_BITS | index
+                inner.env = {"event": data}
+                inner.answers = ctx.answers
+                state.trigger_depth = depth + 1
+                try:
+                    effect(inner)
+                finally:
+                    state.trigger_depth = depth

@@ -112,6 +112,8 @@ class ExprCompiler:
         kind, name = self.resolved[node]
         if kind == "player_var":
             return lambda ctx: ctx.state.pvars[obj(ctx)][name]
+        if kind == "event_attr":
+            return lambda ctx: obj(ctx).get(name)
         if kind == "player_prop":
             read = functions.PLAYER_PROPERTIES[name]
             return lambda ctx: read(ctx, obj(ctx))

@@ -110,7 +110,7 @@ def compile_game(pack) -> Game:
     exprs = ExprCompiler(game, pack.checked)
     effects = EffectCompiler(game, pack.checked, exprs)
     _tables(game, model)
-    _pieces(game, model, exprs)
+    _pieces(game, model, exprs, effects)
     _shapes(game, model, exprs)
     _components(game, model, exprs)
     _actions(game, model, exprs, effects)
@@ -180,17 +180,22 @@ def _region_cells(grid, cell_list):
     return cells
 
 
-def _pieces(game, model, exprs):
+def _pieces(game, model, exprs, effects):
     game.kind_names = tuple(p.name for p in model.pieces)
     game.static_attrs = {p.name: {k: v for k, (v, _) in p.attributes.items()} for p in model.pieces}
     game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
     game.symbols = {p.name: p.symbol for p in model.pieces}
+    game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
     game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
                          for p in model.pieces if p.score is not None}
     game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
     game.marks = {p.name: tuple((m, exprs.compile(e)) for m, e in p.marks.items() if e is not None)
                   for p in model.pieces if p.marks}
-    game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
+    game.triggers = {}
+    for piece in model.pieces:
+        for event, effect in piece.triggers:
+            if effect:
+                game.triggers.setdefault(event, []).append((piece.name, effects.block(effect)))
 
 
 def _shapes(game, model, exprs):

@@ -49,6 +49,7 @@ class State:
     log: list = attrs.field(factory=list)  # chance outcomes and moves, in order
     steps_run: int = 0
     events: list = attrs.field(factory=list)
+    trigger_depth: int = 0  # how deep triggers are nested right now (a guard)
 
     def clone(self) -> "State":
         rng = random.Random()
