@@ -229,7 +229,7 @@ class Reader:
             return parse_fragment(text, kind, node.span_of)
         except PackError as err:
             for diag in err.diagnostics:
-                self.bag.add(diag)
+                self.bag.add(_flow_comma_hint(diag, node))
             return None
 
     def expr(self, node, what: str):
@@ -238,3 +238,15 @@ class Reader:
     def effect(self, node, what: str) -> tuple:
         parsed = self.fragment(node, "effect", what)
         return parsed or ()
+
+
+def _flow_comma_hint(diag, node):
+    """Explain the classic trap: YAML cuts `{a: f(x, y)}` at the comma.
+
+    A plain scalar with more opening than closing brackets was cut short.
+    """
+    text = node.raw or ""
+    if node.style != "plain" or (text.count("(") <= text.count(")") and text.count("[") <= text.count("]")):
+        return diag
+    return attrs.evolve(diag, hint="inside `{...}` or `[...]` YAML cuts text at each comma: "
+                                   "put the text in quotes, or write the entry on its own line")

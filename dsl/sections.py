@@ -223,7 +223,7 @@ def read_scoring(r: Reader, node) -> tuple:
 def read_tests(r: Reader, node) -> tuple:
     tests = []
     for index, item in enumerate(r.sequence(node, "tests")):
-        m = r.mapping(item, "a test", ("name", "options", "players", "seed", "position", "moves", "expect"))
+        m = r.mapping(item, "a test", ("name", "options", "players", "seats", "seed", "position", "moves", "expect"))
         tests.append(TestDef(str(r.text(m.get("name"), "name", f"test {index + 1}")), m, m.span))
     return tuple(tests)
 

@@ -45,7 +45,7 @@ class SymbolTable:
         if name in self.regions:
             return ("region", name), list_of(CELL)
         if name in self.dice:
-            return ("die", name), SYM
+            return ("die", name), die_type(self, self.dice[name])
         if name in self.decks:
             return ("deck", name), DECK
         if name in self.shapes:
@@ -145,3 +145,13 @@ def _collect_attributes(t: SymbolTable, model, bag) -> None:
         for name in piece.variable:
             t.piece_attributes.setdefault(name, SYM)
         t.marks.update(piece.marks)
+
+
+def die_type(table: SymbolTable, die):
+    """A die shows numbers, shapes or names, judged from its faces."""
+    faces = [f for f in die.faces if f is not None]
+    if faces and all(type(f).__name__ == "Number" for f in faces):
+        return NUM
+    if faces and all(type(f).__name__ == "Name" and f.id in table.shapes for f in faces):
+        return SHAPE
+    return SYM

@@ -84,6 +84,9 @@ class ExprCompiler:
         return lambda ctx: tables[ctx.board]
 
     def name_die(self, name, node):
+        if name in self.game.shape_dice:
+            shapes = self.game.shapes
+            return lambda ctx: shapes.get(ctx.state.dice.get(name))
         return lambda ctx: ctx.state.dice.get(name)
 
     def name_deck(self, name, node):

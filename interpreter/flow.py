@@ -20,8 +20,13 @@ MAX_STEPS = 100_000  # flow steps per game, a guard against packs that never end
 
 
 # ------------------------------------------------------------------ start
-def initial_state(game, players: int | None = None, seed: int = 0, options: dict | None = None) -> State:
-    """A new game after its setup, waiting for the first decision."""
+def initial_state(game, players: int | None = None, seed: int = 0, options: dict | None = None,
+                  seating: tuple | None = None) -> State:
+    """A new game after its setup, waiting for the first decision.
+
+    With more seats than players (`game: seats:`), players sit at random
+    seats drawn from `seed`, unless `seating` names the occupied seats.
+    """
     low, high = game.players_range
     players = low if players is None else players
     if not low <= players <= high:
@@ -29,7 +34,14 @@ def initial_state(game, players: int | None = None, seed: int = 0, options: dict
     chosen = resolve_options(game, options or {})
     rng = random.Random(seed)
     seats = max(game.model.game.seats or 0, players)
-    occupied = tuple(range(players)) if seats == players else tuple(sorted(rng.sample(range(seats), players)))
+    if seating is not None:
+        occupied = tuple(sorted(int(s) for s in seating))
+        if len(occupied) != players or len(set(occupied)) != players or not all(0 <= s < seats for s in occupied):
+            raise UsageError(f"seating {list(occupied)} does not fit {players} players at {seats} seats", code="E007")
+    elif seats == players:
+        occupied = tuple(range(players))
+    else:
+        occupied = tuple(sorted(rng.sample(range(seats), players)))
     boards = game.boards if game.shared_board else seats
     size = game.grid.size
     state = State(seats=seats, players=occupied, options=chosen,

@@ -234,6 +234,11 @@ def _family(game, shape, condition, kind, layout):
     return member
 
 
+def _face(node):
+    """A die face as stored in a state: a number or a name (never an object)."""
+    return node.value if type(node).__name__ == "Number" else getattr(node, "id", None)
+
+
 def _constant(exprs, node):
     return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
 
@@ -242,7 +247,9 @@ def _components(game, model, exprs):
     game.defines = {d.name: d for d in model.defines}
     game.symbol_sets = {name: tuple(s for s, _ in items) for name, (items, _) in model.symbols.items()}
     game.charts_ast = dict(model.charts)
-    game.dice_faces = {d.name: tuple(_constant(exprs, f) for f in d.faces) for d in model.dice}
+    game.dice_faces = {d.name: tuple(_face(f) for f in d.faces) for d in model.dice}
+    game.shape_dice = frozenset(d.name for d in model.dice
+                                if d.faces and all(_face(f) in game.shapes for f in d.faces))
     game.decks = {d.name: tuple(card for node, count in d.cards for card in [_constant(exprs, node)] * count)
                   for d in model.decks}
     game.options = {o.name: o for o in model.options}

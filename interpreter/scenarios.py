@@ -29,7 +29,7 @@ from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.values import PLAYERS, RuleError
 
-EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "error")
+EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
 
 
 def run_tests(game) -> list:
@@ -59,8 +59,14 @@ def _start(game, node):
     seed = node.get("seed")
     options = to_plain(node.get("options")) if node.get("options") is not None else {}
     low = game.players_range[0]
-    state = flow.initial_state(game, players.value if players is not None else max(low, min(2, game.players_range[1])),
-                               seed=seed.value if seed is not None else 0, options=options)
+    seating = None
+    if node.get("seats") is not None:
+        seating = tuple(parse_seat(s.value, s.span) for s in node.get("seats").items)
+    count = players.value if players is not None else (
+        len(seating) if seating else max(low, min(2, game.players_range[1])))
+    # tests sit players at the first seats unless they say otherwise
+    state = flow.initial_state(game, count, seed=seed.value if seed is not None else 0, options=options,
+                               seating=seating or tuple(range(count)))
     if node.get("position") is not None:
         apply_position(game, state, node.get("position"))
     return state
@@ -164,5 +170,25 @@ def _verdict(game, state, node, fail):
             fail(f"{PLAYERS[seat]!r} gets the verdict {got!r}, expected {value.value!r}", value.span)
 
 
-_CHECKS = {"score": _score, "terms": _terms, "legal": _legal, "illegal": _illegal, "over": _over,
+def _vars(game, state, node, fail):
+    for key, value in node.entries:
+        _compare_value(state.vars.get(key.value), value, f"`{key.value}`", fail)
+
+
+def _player_vars(game, state, node, fail):
+    for seat, values, span in _per_seat(state, node):
+        for key, value in values.entries:
+            _compare_value(state.pvars[seat].get(key.value), value, f"{PLAYERS[seat]!r}'s `{key.value}`", fail)
+
+
+def _compare_value(got, node, what, fail):
+    wanted = to_plain(node)
+    shown = repr(got) if type(got).__name__ == "Player" else got
+    if isinstance(got, tuple):
+        shown = list(got)
+    if shown != wanted:
+        fail(f"{what} is {shown!r}, expected {wanted!r}", node.span)
+
+
+_CHECKS = {"vars": _vars, "player_vars": _player_vars, "score": _score, "terms": _terms, "legal": _legal, "illegal": _illegal, "over": _over,
            "winner": _winner, "verdict": _verdict}
