@@ -147,11 +147,18 @@ def read_charts(r: Reader, node) -> dict:
 
 
 def read_vars(r: Reader, node, what: str) -> tuple:
+    """`name: EXPR`, or `name: {per_seat: [EXPR, ...]}` for a value per seat."""
     result = []
     for key, value in _entries(r, node, what):
-        if isinstance(value, SeqNode):
-            per_seat = tuple(r.expr(v, "a starting value") for v in value.items)
+        if isinstance(value, MapNode):
+            m = r.mapping(value, f"{what}.{key.value}", ("per_seat",))
+            per_seat = tuple(r.expr(v, "a starting value") for v in r.sequence(m.get("per_seat"), "per_seat"))
+            if not per_seat:
+                r.bag.error("E020", "`per_seat` needs a list with one starting value per seat", value.span)
             result.append(VarDef(str(key.value), per_seat[0] if per_seat else None, per_seat, key.span))
+        elif isinstance(value, SeqNode):
+            r.bag.error("E020", f"`{key.value}` is a YAML list; write a list value as text in quotes, like "
+                                "\"[a, b]\", or give one value per seat with `per_seat: [...]`", value.span)
         else:
             result.append(VarDef(str(key.value), r.expr(value, f"{what}.{key.value}"), (), key.span))
     return tuple(result)

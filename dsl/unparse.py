@@ -66,6 +66,10 @@ def _with(keywords) -> str:
     return " with " + _join(keywords) if keywords else ""
 
 
+def _from(source) -> str:
+    return f" from {unparse(source)}" if source is not None else ""
+
+
 def _binop(n: ast.BinOp) -> str:
     lvl = _BINARY_LEVEL[n.op]
     if lvl == COMPARE:  # not associative
@@ -105,7 +109,7 @@ _RENDER = {
     ast.Name: lambda n: n.id,
     ast.Attribute: lambda n: f"{_at(n.obj, POSTFIX)}.{n.name}",
     ast.Index: lambda n: f"{_at(n.obj, POSTFIX)}[{unparse(n.index)}]",
-    ast.Keyword: lambda n: f"{n.name}: {unparse(n.value)}",
+    ast.Keyword: lambda n: f"{n.name} = {unparse(n.value)}",
     ast.Call: lambda n: f"{n.func}({_join(n.args + n.kwargs)})",
     ast.Comprehension: lambda n: f"{unparse(n.body)} for {n.var} in {unparse(n.source)}",
     ast.ListExpr: lambda n: f"[{_join(n.items)}]",
@@ -125,7 +129,7 @@ _RENDER = {
     # statements
     ast.Target: lambda n: f"{n.owner}.{n.name}" if n.owner else n.name,
     ast.Place: lambda n: f"place {unparse(n.kind)} at {unparse(n.at)}{_with(n.attributes)}",
-    ast.Remove: lambda n: f"remove {unparse(n.target)}",
+    ast.Remove: lambda n: f"remove {unparse(n.target)}" + _from(n.source),
     ast.Replace: lambda n: f"replace {unparse(n.target)} with {unparse(n.kind)}",
     ast.Store: lambda n: f"store {_at(n.item, RANGE)} in {unparse(n.holder)}",
     ast.Unstore: lambda n: f"unstore {unparse(n.item)} from {unparse(n.holder)}",

@@ -189,6 +189,20 @@ def parse_move(game, state: State, seat: int, text: str) -> Move:
                            "type `moves` to list them)", code="E504")
 
 
+def play_text(game, state: State, seat: int, text: str) -> State:
+    """Apply a move written as text, answers to its choices included (`a / b`)."""
+    first, *answers = [part.strip() for part in text.split("/")]
+    state = apply(game, state, parse_move(game, state, seat, first))
+    typed = first
+    for answer in answers:
+        typed += " / " + answer
+        pending = state.pending.get(seat)
+        if pending is None or pending.choice is None:
+            raise IllegalMoveError(f"`{text.strip()}` answers more choices than the move asks", code="E505")
+        state = apply(game, state, parse_move(game, state, seat, typed))
+    return state
+
+
 def _not_waiting(game, state, seat) -> str:
     if state.phase == "over":
         return "the game is over"

@@ -110,8 +110,9 @@ def compile_game(pack) -> Game:
     exprs = ExprCompiler(game, pack.checked)
     effects = EffectCompiler(game, pack.checked, exprs)
     _tables(game, model)
-    _pieces(game, model, exprs, effects)
+    _data(game, model)
     _shapes(game, model, exprs)
+    _pieces(game, model, exprs, effects)
     _components(game, model, exprs)
     _actions(game, model, exprs, effects)
     _flow(game, model, exprs, effects)
@@ -182,7 +183,9 @@ def _region_cells(grid, cell_list):
 
 def _pieces(game, model, exprs, effects):
     game.kind_names = tuple(p.name for p in model.pieces)
-    game.static_attrs = {p.name: {k: v for k, (v, _) in p.attributes.items()} for p in model.pieces}
+    # an attribute naming a shape (a building's pattern) holds the shape itself
+    game.static_attrs = {p.name: {k: game.shapes.get(v, v) if isinstance(v, str) else v
+                                  for k, (v, _) in p.attributes.items()} for p in model.pieces}
     game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
     game.symbols = {p.name: p.symbol for p in model.pieces}
     game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
@@ -243,13 +246,21 @@ def _constant(exprs, node):
     return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
 
 
-def _components(game, model, exprs):
+def _data(game, model):
+    """Plain tables that compiled closures look up (so they come first)."""
     game.defines = {d.name: d for d in model.defines}
     game.symbol_sets = {name: tuple(s for s, _ in items) for name, (items, _) in model.symbols.items()}
     game.charts_ast = dict(model.charts)
     game.dice_faces = {d.name: tuple(_face(f) for f in d.faces) for d in model.dice}
     game.shape_dice = frozenset(d.name for d in model.dice
-                                if d.faces and all(_face(f) in game.shapes for f in d.faces))
+                                if d.faces and all(_face(f) in model_shape_names(model) for f in d.faces))
+
+
+def model_shape_names(model):
+    return {s.name for s in model.shapes if s.family is None}
+
+
+def _components(game, model, exprs):
     game.decks = {d.name: tuple(card for node, count in d.cards for card in [_constant(exprs, node)] * count)
                   for d in model.decks}
     game.options = {o.name: o for o in model.options}

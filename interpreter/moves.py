@@ -5,11 +5,12 @@ to any `choose` its effect asked. The text form is what players type, logs
 store and tests write:
 
     play B2
-    build cottage B1,B2,C2 C2
-    build architects_guild A1,B1,B2 B1 / A3 farm
+    build cottage B1+B2+C2 C2
+    build guild A1+B1+B2 B1 / farm
     done
 
-Cells print by name, lists of cells joined by commas, players as P1, P2...
+Cells print by name, lists joined by `+`, players as P1, P2...; the answers
+to an effect's `choose` follow, each after ` / `.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def value_text(value, grid) -> str:
     if isinstance(value, int):
         return grid.name(value & CELL_MASK)
     if isinstance(value, tuple):
-        return ",".join(value_text(v, grid) for v in value) or "-"
+        return "+".join(value_text(v, grid) for v in value) or "-"
     return str(value)
 
 
@@ -58,8 +59,13 @@ def normalise_text(text: str) -> str:
     >>> normalise_text("  Play   b2 ") == normalise_text("play B2")
     True
     """
-    pieces = [" ".join(part.split()) for part in text.strip().split("/")]
+    pieces = [" ".join(_sorted_group(w) for w in part.split()) for part in text.strip().split("/")]
     return " / ".join(pieces).lower()
+
+
+def _sorted_group(word: str) -> str:
+    # a list of cells is a set: `A2+A1` and `A1+A2` are the same move
+    return "+".join(sorted(word.lower().split("+"))) if "+" in word else word
 
 
 def sort_key(move: Move, action_index: dict):

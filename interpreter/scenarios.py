@@ -78,8 +78,7 @@ def _play(game, state, moves):
         seat_text, _, move_text = text.partition(" ")
         seat = parse_seat(seat_text, item.span, state.seats)
         try:
-            move = flow.parse_move(game, state, seat, move_text)
-            state = flow.apply(game, state, move)
+            state = flow.play_text(game, state, seat, move_text)
         except BoardruleError as err:
             raise type(err)(f"move `{text}`: {err.diagnostics[0].message}", code=err.diagnostics[0].code,
                             span=item.span) from None

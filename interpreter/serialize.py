@@ -295,6 +295,10 @@ class _Reader:
             for c, value in enumerate(board):
                 if value is not None and type(value) is not str:
                     raise SaveError(f"state.kind[{b}][{c}]: expected a piece kind or null, got {_describe(value)}")
+        for b, board in enumerate(owner):
+            for c, value in enumerate(board):
+                if value is not None:
+                    _seat_check(value, seats, f"state.owner[{b}][{c}]")
         attrs_ = self.boards("attrs", boards, dict)
         held = self.boards("held", boards, dict)
         tokens = self.boards("tokens", boards, dict)

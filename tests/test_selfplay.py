@@ -1,0 +1,492 @@
+"""Self-play: seeded games of every bundled pack, with invariants checked at every step.
+
+At each step of each game:
+
+* legal_moves is deterministic, sorted, without duplicates, and every
+  move's text parses back to that very move;
+* a seat that is not waiting has no moves, and illegal moves (another
+  seat's move, an unknown action, a move with a wrong value, garbage text)
+  raise IllegalMoveError and leave the state untouched;
+* `apply` never changes the state it is given;
+* the state survives the JSON round trip exactly and the loaded copy has
+  the same legal moves;
+
+and every game ends within a bound, and replaying its recorded log gives
+the same final state and score sheets. An inline pack with dice, a deck,
+optional choices, simultaneous decisions and empty seats runs through the
+same checks, so the save format is exercised on every kind of field.
+
+The last part tests the save files themselves: atomic writes, damaged,
+truncated, foreign and newer files, and mangled fields.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from boardrule.dsl.diagnostics import IllegalMoveError, SaveError
+from boardrule.dsl.extends import bundled_pack_names
+from boardrule.dsl.pack import load_pack, load_pack_text
+from boardrule.interpreter import gamelog
+from boardrule.interpreter.agents import make_agent
+from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key
+from boardrule.interpreter.scoring import score_sheet
+from boardrule.interpreter.serialize import state_differences, state_from_json, state_to_json, states_equal
+
+RANDOM_GAMES = 30
+GREEDY_GAMES = 10
+MAX_MOVES = 5_000  # per game; a pack that needs more is broken (or needs a bigger bound here)
+PARSE_SAMPLE = 4  # moves per step whose text is parsed back (all texts are checked for uniqueness)
+
+CHANCE_PACK = """\
+game:
+  id: chance-probe
+  players: 2..3
+  seats: 4
+board:
+  grid: square 3 x 3
+  shared: true
+pieces:
+  x: {symbol: X}
+  o: {symbol: O}
+dice:
+  d6: [1, 2, 3, 4, 5, 6]
+decks:
+  cards: {1: 2, 2: 2, 3: 1}
+vars:
+  last: none
+  drawn: none
+player_vars:
+  mark: {per_seat: [x, o, x, o]}
+  gained: 0
+actions:
+  play:
+    params:
+      cell: cells where empty
+    effect: |
+      roll d6
+      place me.mark at cell
+      set last = me
+      choose optional c from cells where empty and it != cell {
+        score 1 as "bonus"
+      }
+  pick:
+    params:
+      n: 1..2
+    effect: |
+      draw card from cards { gained += n; set drawn = card }
+flow:
+  setup:
+    - do: shuffle cards
+  round:
+    - turns: [play]
+    - together: [pick]
+  end: none(cells, empty) or round > 3
+scoring:
+  gains: me.gained
+"""
+
+PACKS = bundled_pack_names()
+ALL = PACKS + ["<chance-probe>"]
+
+
+@functools.lru_cache(maxsize=None)
+def game_of(name):
+    if name == "<chance-probe>":
+        return compile_game(load_pack_text(CHANCE_PACK, "chance-probe.pack"))
+    return compile_game(load_pack(name))
+
+
+def dump(game, state) -> str:
+    return json.dumps(state_to_json(game, state), sort_keys=True)
+
+
+def player_counts(game) -> list:
+    low, high = game.players_range
+    return list(range(low, min(high, low + 3) + 1))
+
+
+# ------------------------------------------------------------- invariants
+def check_moves(game, state, seat) -> list:
+    moves = legal_moves(game, state, seat)
+    assert moves, f"P{seat + 1} waits but has no legal move"
+    assert moves == legal_moves(game, state, seat), "legal_moves is not deterministic"
+    assert len(set(moves)) == len(moves), "legal_moves has duplicates"
+    assert all(m.seat == seat for m in moves)
+    pending = state.pending[seat]
+    if pending.choice is None:
+        plain = [m for m in moves if m.action != DONE]
+        assert plain == sorted(plain, key=lambda m: sort_key(m, game.action_index)), "legal_moves is not sorted"
+        assert all(m.action != DONE for m in moves[:-1]), "`done` is not the last move"
+    else:
+        asked = pending.choice[0]
+        assert all((m.action, m.args, m.answers[:-1]) == (asked.action, asked.args, asked.answers)
+                   for m in moves), "a choice offers moves of another action"
+    texts = [normalise_text(move_text(m, game.grid)) for m in moves]
+    assert len(set(texts)) == len(texts), f"two legal moves print the same: {sorted(texts)}"
+    return moves
+
+
+def check_parse_back(game, state, seat, moves, probe):
+    sample = moves if len(moves) <= PARSE_SAMPLE else probe.sample(moves, PARSE_SAMPLE)
+    for move in sample:
+        text = move_text(move, game.grid)
+        assert parse_move(game, state, seat, text) == move, f"`{text}` parses to another move"
+        assert parse_move(game, state, seat, "  " + text.upper() + " ") == move
+
+
+def check_illegal(game, state, seat, moves, before, probe):
+    def refused(move_or_text, who=seat):
+        with pytest.raises(IllegalMoveError):
+            if isinstance(move_or_text, str):
+                apply(game, state, parse_move(game, state, who, move_or_text))
+            else:
+                apply(game, state, move_or_text)
+        assert dump(game, state) == before, "a refused move changed the state"
+
+    move = probe.choice(moves)
+    for other in range(state.seats):
+        if other not in state.pending:
+            assert legal_moves(game, state, other) == []
+            stolen = Move(other, move.action, move.args, move.answers)
+            refused(stolen, other)
+            refused(move_text(move, game.grid), other)
+            break
+    refused(Move(seat, "no-such-action"))
+    refused(Move(seat, move.action, move.args + (0,), move.answers))
+    refused(Move(seat, move.action, move.args, move.answers + ("no-such-answer",)))
+    refused("qwerty " + str(probe.randrange(1000)))
+    refused(move_text(move, game.grid) + " Z99")
+    refused("")
+
+
+def check_round_trip(game, state, text):
+    loaded = state_from_json(game, json.loads(text))
+    assert states_equal(state, loaded), state_differences(state, loaded)
+    assert dump(game, loaded) == text
+    for seat in waiting(state):
+        assert legal_moves(game, loaded, seat) == legal_moves(game, state, seat)
+    assert loaded.rng.random() == state.clone().rng.random()
+
+
+def check_state(game, state, probe) -> str:
+    """Every per-step invariant; returns the state's JSON text."""
+    text = dump(game, state)
+    check_round_trip(game, state, text)
+    if state.phase == "over":
+        assert waiting(state) == []
+        assert all(legal_moves(game, state, s) == [] for s in range(state.seats))
+        return text
+    seats = waiting(state)
+    assert seats, "the game is not over but nobody is waiting"
+    for seat in seats:
+        moves = check_moves(game, state, seat)
+        check_parse_back(game, state, seat, moves, probe)
+        check_illegal(game, state, seat, moves, text, probe)
+    return text
+
+
+def check_log(game, state, players, seed):
+    log = json.loads(json.dumps(gamelog.record(game, state, players, seed, None)))
+    replayed = gamelog.replay(game, log)
+    assert states_equal(state, replayed), state_differences(state, replayed)
+    return replayed
+
+
+def play_checked(name, agent, seed):
+    game = game_of(name)
+    counts = player_counts(game)
+    players = counts[seed % len(counts)]
+    state = initial_state(game, players, seed)
+    agents = {seat: make_agent(agent, seed * 100 + i) for i, seat in enumerate(state.players)}
+    probe = random.Random(seed)
+    moves = 0
+    while True:
+        before = check_state(game, state, probe)
+        if state.phase == "over":
+            break
+        assert moves < MAX_MOVES, f"the game did not end within {MAX_MOVES} moves"
+        if probe.random() < 0.05:
+            check_log(game, state, players, seed)  # a log recorded mid-game replays too
+        seat = waiting(state)[0]
+        move = agents[seat](game, state, seat, legal_moves(game, state, seat))
+        after = apply(game, state, move)
+        assert dump(game, state) == before, f"apply({move_text(move, game.grid)}) changed the state it was given"
+        state = after
+        moves += 1
+    replayed = check_log(game, state, players, seed)
+    for seat in state.players:
+        assert score_sheet(game, replayed, seat) == score_sheet(game, state, seat)
+    return state
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_random_selfplay(name):
+    for seed in range(RANDOM_GAMES):
+        play_checked(name, "random", seed)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_greedy_selfplay(name):
+    for seed in range(GREEDY_GAMES):
+        play_checked(name, "greedy", 1000 + seed)
+
+
+def test_the_chance_probe_exercises_every_kind_of_field():
+    """The inline pack really reaches choices, dice, draws, empty seats and Player values."""
+    game = game_of("<chance-probe>")
+    state = initial_state(game, 3, 5)
+    agents = {seat: make_agent("random", seat) for seat in state.players}
+    seen = set()
+    while state.phase != "over":
+        seat = waiting(state)[0]
+        if state.pending[seat].choice is not None:
+            seen.add("choice")
+            assert states_equal(state, state_from_json(game, json.loads(dump(game, state))))
+        if len(waiting(state)) > 1:
+            seen.add("together")
+        state = apply(game, state, agents[seat](game, state, seat, legal_moves(game, state, seat)))
+    kinds = {entry[0] for entry in state.log}
+    assert {"seats", "shuffle", "roll", "draw", "move"} <= kinds
+    assert seen == {"choice", "together"}
+    assert type(state.vars["last"]).__name__ == "Player"
+    assert type(state_from_json(game, json.loads(dump(game, state))).vars["last"]).__name__ == "Player"
+
+
+# --------------------------------------------------- same seed, same game
+SCRIPT = textwrap.dedent("""
+    import json
+    from boardrule.dsl.extends import bundled_pack_names
+    from boardrule.dsl.pack import load_pack
+    from boardrule.interpreter.agents import make_agent, play_out
+    from boardrule.interpreter.flow import initial_state
+    from boardrule.interpreter.game import compile_game
+    from boardrule.interpreter.gamelog import record
+    for name in bundled_pack_names():
+        game = compile_game(load_pack(name))
+        for seed in (7, 8):
+            state = initial_state(game, None, seed)
+            agents = {s: make_agent("random", seed * 10 + i) for i, s in enumerate(state.players)}
+            state = play_out(game, state, agents)
+            print(json.dumps(record(game, state, None, seed, None), sort_keys=True))
+""")
+
+
+def test_same_seed_same_game_across_hash_seeds():
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1], "the same seed gave another game under another PYTHONHASHSEED"
+    assert len(outputs[0].splitlines()) == 2 * len(PACKS)
+
+
+# -------------------------------------------------------------- save files
+@pytest.fixture(scope="module")
+def finished():
+    game = game_of("<chance-probe>")
+    state = initial_state(game, 3, 11)
+    agents = {seat: make_agent("random", seat) for seat in state.players}
+    while state.phase != "over":
+        seat = waiting(state)[0]
+        state = apply(game, state, agents[seat](game, state, seat, legal_moves(game, state, seat)))
+    return game, state
+
+
+def test_save_and_load_round_trip(tmp_path, finished):
+    game, state = finished
+    path = tmp_path / "game.json"
+    data = gamelog.record(game, state, 3, 11, None, snapshot=True)
+    data["agents"] = ["random"] * 3  # a front end's own keys are kept
+    gamelog.save(path, data)
+    gamelog.save(path, data)  # overwriting is fine
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"], "a temporary file was left behind"
+    loaded = gamelog.load(path, game)
+    assert loaded == json.loads(json.dumps(data))
+    assert states_equal(gamelog.replay(game, loaded), state)
+    assert states_equal(gamelog.restore(game, gamelog.load(path)), state)
+    # a bare state snapshot saves and loads too
+    gamelog.save(tmp_path / "state.json", state_to_json(game, state))
+    assert states_equal(gamelog.restore(game, gamelog.load(tmp_path / "state.json", game)), state)
+
+
+def test_a_log_with_an_open_choice_replays_to_it(finished):
+    game, _ = finished
+    state = initial_state(game, 2, 3)
+    seat = waiting(state)[0]
+    state = apply(game, state, legal_moves(game, state, seat)[0])
+    assert state.pending[seat].choice is not None
+    log = gamelog.record(game, state, 2, 3, None)
+    assert log["pending"] == [[seat, "play A1"]]
+    assert states_equal(gamelog.replay(game, log), state)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda t: t[: len(t) // 2],
+    lambda t: t[:-3],
+    lambda t: "",
+    lambda t: t.replace("{", "[", 1),
+    lambda t: t.replace('"seed": 11', '"seed": NaN'),
+    lambda t: "[1, 2]",
+])
+def test_load_refuses_damaged_files(tmp_path, finished, damage):
+    game, state = finished
+    path = tmp_path / "game.json"
+    gamelog.save(path, gamelog.record(game, state, 3, 11, None))
+    path.write_text(damage(path.read_text()))
+    with pytest.raises(SaveError):
+        gamelog.load(path, game)
+
+
+def test_load_refuses_binary_and_missing_files(tmp_path, finished):
+    game, _ = finished
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(SaveError, match="damaged"):
+        gamelog.load(tmp_path / "bin.json", game)
+    with pytest.raises(SaveError, match="cannot read"):
+        gamelog.load(tmp_path / "nothing.json", game)
+
+
+def test_load_refuses_other_formats_and_packs(tmp_path, finished):
+    game, state = finished
+    path = tmp_path / "game.json"
+    base = gamelog.record(game, state, 3, 11, None)
+    cases = [({"format": 2}, "newer"), ({"format": "one"}, "unknown"), ({"format": 0}, "unknown"),
+             ({"type": "chess-save"}, "not a boardrule"), ({"pack": "tictactoe"}, "for the pack `tictactoe`")]
+    for change, message in cases:
+        path.write_text(json.dumps({**base, **change}))
+        with pytest.raises(SaveError, match=message):
+            gamelog.load(path, game)
+    path.write_text(json.dumps({**base, "pack_hash": "0123456789abcdef"}))
+    with pytest.raises(SaveError, match="another version"):
+        gamelog.load(path, game)
+    log = gamelog.load(path, game, force=True)  # force skips the hash check only
+    with pytest.raises(SaveError, match="another version"):
+        gamelog.replay(game, log)
+    assert states_equal(gamelog.replay(game, log, force=True), state)
+    path.write_text(json.dumps({**base, "pack": "tictactoe"}))
+    with pytest.raises(SaveError):
+        gamelog.load(path, game, force=True)
+
+
+def test_replay_names_the_first_divergence(finished):
+    game, state = finished
+    log = gamelog.record(game, state, 3, 11, None)
+    index = next(i for i, entry in enumerate(log["log"]) if entry[0] == "roll")
+    expected = log["log"][index]
+    changed = copy.deepcopy(log)
+    changed["log"][index] = ["roll", "d6", expected[2] % 6 + 1]
+    with pytest.raises(SaveError) as info:
+        gamelog.replay(game, changed)
+    message = info.value.diagnostic.message
+    assert f"entry {index}" in message and repr(changed["log"][index]) in message and repr(expected) in message
+    longer = copy.deepcopy(log)
+    longer["log"].append(["roll", "d6", 1])
+    with pytest.raises(SaveError, match=f"entry {len(log['log'])}"):
+        gamelog.replay(game, longer)
+    wrong_move = copy.deepcopy(log)
+    first = next(i for i, entry in enumerate(log["log"]) if entry[0] == "move")
+    wrong_move["moves"][0][1] = wrong_move["log"][first][2] = "play Z9"
+    with pytest.raises(SaveError, match="move 1 .* not legal"):
+        gamelog.replay(game, wrong_move)
+    other_seed = {**log, "seed": 12}
+    with pytest.raises(SaveError, match="diverges"):
+        gamelog.replay(game, other_seed)
+
+
+JUNK = [None, True, -1, 7, "x", [], [[]], {}, {"T": 1}, {"P": 99}, {"Q": []}, {"T": [], "P": 1}, 1.5]
+
+
+def test_state_from_json_refuses_missing_and_mistyped_fields(finished):
+    game, state = finished
+    mid = initial_state(game, 2, 3)
+    mid = apply(game, mid, legal_moves(game, mid, waiting(mid)[0])[0])  # with an open choice
+    for source in (state, mid):
+        data = state_to_json(game, source)
+        for key in list(data) + ["state." + k for k in data["state"]]:
+            holder, name = (data["state"], key[6:]) if key.startswith("state.") else (data, key)
+            broken = copy.deepcopy(data)
+            del (broken["state"] if holder is data["state"] else broken)[name]
+            with pytest.raises(SaveError):
+                state_from_json(game, broken)
+            for junk in JUNK:
+                broken = copy.deepcopy(data)
+                (broken["state"] if holder is data["state"] else broken)[name] = junk
+                try:
+                    loaded = state_from_json(game, broken)
+                except SaveError:
+                    continue
+                # accepted junk must still be a well-typed state that saves again
+                state_from_json(game, json.loads(json.dumps(state_to_json(game, loaded))))
+
+
+def test_state_from_json_refuses_mangled_nested_values(finished):
+    game, state = finished
+    data = state_to_json(game, state)
+    probe = random.Random(0)
+
+    def paths(node, path=()):
+        yield path
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from paths(v, path + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node[:12]):
+                yield from paths(v, path + (i,))
+
+    every = [p for p in paths(data["state"]) if p and (p[0] != "rng" or len(p) <= 2)]
+    for path in probe.sample(every, min(400, len(every))):
+        for junk in probe.sample(JUNK, 4):
+            broken = copy.deepcopy(data)
+            node = broken["state"]
+            for step in path[:-1]:
+                node = node[step]
+            node[path[-1]] = junk
+            try:
+                state_from_json(game, broken)
+            except SaveError:
+                pass
+
+
+def test_states_equal_sees_types_and_every_field(finished):
+    game, state = finished
+    same = state.clone()
+    assert states_equal(state, same)
+    other = state.clone()
+    other.vars["last"] = int(other.vars["last"])  # a plain int is not a Player
+    assert not states_equal(state, other)
+    other = state.clone()
+    other.players = list(other.players)  # a list is not a tuple
+    assert not states_equal(state, other)
+    other = state.clone()
+    other.rng.random()
+    assert not states_equal(state, other)
+    other = state.clone()
+    other.steps_run += 1
+    assert not states_equal(state, other)
+
+
+def test_unsaveable_values_are_refused(finished):
+    game, state = finished
+    broken = state.clone()
+    broken.vars["last"] = object()
+    with pytest.raises(SaveError, match="vars.last"):
+        state_to_json(game, broken)
+    with pytest.raises(SaveError):
+        gamelog.save("/nonexistent-folder/x.json", gamelog.record(game, state, 3, 11, None))
+    with pytest.raises(SaveError):
+        gamelog.record(game, state, 2, 11, None)  # the state has 3 players
