@@ -78,6 +78,7 @@ class VarDef:
     initial: Any  # ast expr
     per_seat: tuple  # ast exprs, one per seat (optional)
     span: Any
+    private: bool = False  # only its player sees it
 
 
 @attrs.frozen

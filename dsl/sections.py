@@ -147,20 +147,26 @@ def read_charts(r: Reader, node) -> dict:
 
 
 def read_vars(r: Reader, node, what: str) -> tuple:
-    """`name: EXPR`, or `name: {per_seat: [EXPR, ...]}` for a value per seat."""
+    """`name: EXPR`, or a mapping: `{initial: EXPR, per_seat: [EXPR, ...], private: true}`."""
     result = []
     for key, value in _entries(r, node, what):
+        name = str(key.value)
         if isinstance(value, MapNode):
-            m = r.mapping(value, f"{what}.{key.value}", ("per_seat",))
+            m = r.mapping(value, f"{what}.{name}", ("initial", "per_seat", "private"))
             per_seat = tuple(r.expr(v, "a starting value") for v in r.sequence(m.get("per_seat"), "per_seat"))
-            if not per_seat:
+            initial = r.expr(m.get("initial"), "initial") if m.get("initial") is not None else None
+            if m.get("per_seat") is not None and not per_seat:
                 r.bag.error("E020", "`per_seat` needs a list with one starting value per seat", value.span)
-            result.append(VarDef(str(key.value), per_seat[0] if per_seat else None, per_seat, key.span))
+            private = bool(r.scalar(m.get("private"), "private", (bool,), False))
+            if private and what != "player_vars":
+                r.bag.error("E020", "only a player variable can be private", m.get("private").span)
+            result.append(VarDef(name, initial if initial is not None else (per_seat[0] if per_seat else None),
+                                 per_seat, key.span, private))
         elif isinstance(value, SeqNode):
-            r.bag.error("E020", f"`{key.value}` is a YAML list; write a list value as text in quotes, like "
+            r.bag.error("E020", f"`{name}` is a YAML list; write a list value as text in quotes, like "
                                 "\"[a, b]\", or give one value per seat with `per_seat: [...]`", value.span)
         else:
-            result.append(VarDef(str(key.value), r.expr(value, f"{what}.{key.value}"), (), key.span))
+            result.append(VarDef(name, r.expr(value, f"{what}.{name}"), (), key.span))
     return tuple(result)
 
 

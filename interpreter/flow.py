@@ -254,6 +254,12 @@ def _steps(game, state):
     return game.setup_steps if state.phase == "setup" else game.round_steps
 
 
+def _board_snapshot(state):
+    return ([list(b) for b in state.kind], [list(b) for b in state.owner], [dict(b) for b in state.attrs],
+            [dict(b) for b in state.held], [dict(b) for b in state.tokens], [list(p) for p in state.points],
+            [dict(p) for p in state.pvars])
+
+
 def _close(game, state, seat):
     state.pending.pop(seat, None)
     if state.queue and state.queue[0] == seat:
@@ -261,6 +267,7 @@ def _close(game, state, seat):
         _open_next_in_queue(game, state)
     if not state.pending and not state.queue:
         state.step += 1  # the decision step is complete
+        state.snapshot = None
 
 
 def _open_next_in_queue(game, state):
@@ -332,6 +339,7 @@ def _next_phase(game, state):
 def _start_decision(game, state, step):
     who = _who(game, state, step)
     if step.kind == "together":
+        state.snapshot = _board_snapshot(state)
         for seat in who:
             _open(game, state, seat, step)
         return

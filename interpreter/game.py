@@ -265,6 +265,7 @@ def _components(game, model, exprs):
                   for d in model.decks}
     game.options = {o.name: o for o in model.options}
     game.vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None) for v in model.vars]
+    game.private_vars = frozenset(v.name for v in model.player_vars if v.private)
     game.player_vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None,
                          tuple(exprs.compile(s) for s in v.per_seat)) for v in model.player_vars]
     game.scoring = tuple((t.name, exprs.compile(t.expr), t.span) for t in model.scoring if t.expr is not None)

@@ -81,7 +81,7 @@ def record(game, state: State, players: int | None = None, seed: int = 0, option
         "seed": seed,
         "options": options,
         "moves": moves,
-        "log": encode_value(state.log, "log"),
+        "log": encode_value(state.log, "log", game),
         "pending": pending,
     }
     if snapshot:
@@ -100,7 +100,7 @@ def replay(game, log: dict, force: bool = False) -> State:
     """
     check_log(log)
     check_header(game, log, LOG_TYPE, force, what="game log")
-    recorded = decode_value(log["log"], "log")
+    recorded = decode_value(log["log"], "log", game)
     try:
         state = flow.initial_state(game, log["players"], log["seed"], log["options"])
     except BoardruleError as err:
@@ -190,11 +190,14 @@ def check_log(data) -> None:
         if type(data["pending"]) is not list:
             raise SaveError("the game log's `pending` must be a list of [seat, move] pairs")
         _check_pairs(data["pending"], "pending")
-    recorded = decode_value(data["log"], "log")
-    for i, entry in enumerate(recorded):
+    logged_moves = []
+    for i, entry in enumerate(data["log"]):
         if type(entry) is not list or not entry or type(entry[0]) is not str:
             raise SaveError(f"log[{i}]: expected an entry like [\"roll\", die, face]")
-    logged_moves = [[entry[1], entry[2]] for entry in recorded if entry[0] == "move" and len(entry) == 3]
+        if entry[0] == "move":
+            if len(entry) != 3 or type(entry[2]) is not str:
+                raise SaveError(f"log[{i}]: expected a move entry like [\"move\", seat, text]")
+            logged_moves.append([decode_value(entry[1], f"log[{i}][1]"), entry[2]])
     if logged_moves != data["moves"]:
         raise SaveError("the game log's `moves` do not match the moves in its `log`")
     if "state" in data and type(data["state"]) is not dict:

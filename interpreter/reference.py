@@ -189,7 +189,7 @@ _NAMES = {
     "option": lambda game, name, ctx: ctx.state.options[name],
     "region": lambda game, name, ctx: tuple(sorted(
         encode(ctx.board, game.grid.parse_name(ref.name)) for ref in game.model.board.regions[name].cells)),
-    "die": lambda game, name, ctx: ctx.state.dice.get(name),
+    "die": lambda game, name, ctx: _die(game, name, ctx.state.dice.get(name)),
     "deck": lambda game, name, ctx: name,
     "shape": lambda game, name, ctx: game.shapes[name],
     "symset": lambda game, name, ctx: tuple(s for s, _ in game.model.symbols[name][0]),
@@ -197,6 +197,15 @@ _NAMES = {
     "define": lambda game, name, ctx: evaluate(game, _define(game, name).body, ctx),
     "value": lambda game, name, ctx: _VALUES[name](game, ctx),
 }
+
+
+def _die(game, name, face):
+    """A die's face; a die whose faces are all shapes shows the shape itself."""
+    faces = next(d for d in game.model.dice if d.name == name).faces
+    shapes = {s.name for s in game.model.shapes if s.family is None}
+    if faces and all(isinstance(f, ast.Name) and f.id in shapes for f in faces):
+        return game.shapes.get(face)
+    return face
 
 
 def _board_cells(game, board):
@@ -251,6 +260,8 @@ def _attribute(game, node, ctx):
         return ctx.state.pvars[owner][name]
     if kind == "player_prop":
         return _PLAYER_PROPERTIES[name](game, ctx, owner)
+    if kind == "event_attr":
+        return None if owner is None else owner.get(name)
     return _property(game, ctx, owner, name)
 
 
@@ -271,8 +282,8 @@ def _property(game, ctx, subject, name):
     if subject is None:
         return None
     if isinstance(subject, str):
-        value = _piece(game, subject).attributes.get(name)
-        return None if value is None else value[0]
+        value = _piece(game, subject).attributes.get(name, (None,))[0]
+        return game.shapes.get(value, value) if isinstance(value, str) else value  # a shape's name: the shape
     board, cell = board_of(subject), cell_of(subject)
     kind = ctx.state.kind[board][cell]
     owner = ctx.state.owner[board][cell]

@@ -17,7 +17,7 @@ The document is plain JSON (`json.dumps` takes it as it is)::
 Values keep their exact Python type through small one-key tags, so that a
 `Player` never comes back as a plain int, nor a tuple as a list:
 
-    =======================  ====================================
+    =======================  =============================================
     None, bool, int, str     themselves
     float                    itself (never NaN or infinity)
     list                     a JSON array
@@ -26,7 +26,13 @@ Values keep their exact Python type through small one-key tags, so that a
     dict with str keys       {"O": {key: value}}
     any other dict           {"D": [[key, value], ...]}
     frozenset                {"S": [...]}
-    =======================  ====================================
+    a shape of the pack      {"shape": "name"}  (a family's: "name(3)")
+    =======================  =============================================
+
+`state.rng` is saved as its Mersenne Twister state and `state.pending` as a
+list of decisions (an open choice keeps its move and options). Every other
+field of State goes through the value encoding above, so a field added to
+State later is saved (and compared) without a change here.
 
 Reading never trusts the file: a document for another pack, another version
 of the pack (hash), an unknown or newer format, a missing or mistyped field
@@ -38,19 +44,24 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
+
+import attrs
 
 from boardrule.dsl.diagnostics import SaveError
 from boardrule.interpreter.moves import Move
+from boardrule.interpreter.shapes import Shape
 from boardrule.interpreter.state import FORMAT_VERSION, Pending, State
 from boardrule.interpreter.values import PLAYERS, Player
 
 STATE_TYPE = "boardrule-state"
 PHASES = ("setup", "round", "over")
 _MT_WORDS = 625  # the Mersenne Twister keeps 624 words plus a position
+_FAMILY_MEMBER = re.compile(r"^(.+)\((\d+)\)$")
 
 
 # ------------------------------------------------------------------ values
-def encode_value(value, where: str = "value"):
+def encode_value(value, where: str = "value", game=None):
     """The JSON form of a runtime value (see the table in the module doc)."""
     kind = type(value)
     if value is None or kind is bool or kind is int or kind is str:
@@ -58,30 +69,33 @@ def encode_value(value, where: str = "value"):
     if kind is Player:
         return {"P": int(value)}
     if kind is tuple:
-        return {"T": [encode_value(v, f"{where}[{i}]") for i, v in enumerate(value)]}
+        return {"T": [encode_value(v, f"{where}[{i}]", game) for i, v in enumerate(value)]}
     if kind is list:
-        return [encode_value(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [encode_value(v, f"{where}[{i}]", game) for i, v in enumerate(value)]
     if kind is dict:
         if all(type(k) is str for k in value):
-            return {"O": {k: encode_value(v, f"{where}.{k}") for k, v in value.items()}}
-        return {"D": [[encode_value(k, f"{where} key"), encode_value(v, f"{where}[{k!r}]")]
+            return {"O": {k: encode_value(v, f"{where}.{k}", game) for k, v in value.items()}}
+        return {"D": [[encode_value(k, f"{where} key", game), encode_value(v, f"{where}[{k!r}]", game)]
                       for k, v in value.items()]}
     if kind is frozenset:
-        items = [encode_value(v, f"{where} item") for v in value]
-        return {"S": sorted(items, key=_json_sort_key)}
+        items = [encode_value(v, f"{where} item", game) for v in value]
+        return {"S": sorted(items, key=lambda item: json.dumps(item, sort_keys=True))}
     if kind is float:
         if not math.isfinite(value):
             raise SaveError(f"cannot save {where}: {value} is not a finite number")
         return value
+    if kind is Shape:
+        if game is not None and _shape_named(game, value.name, where) != value:
+            raise SaveError(f"cannot save {where}: it is not the pack's shape `{value.name}`")
+        return {"shape": value.name}
     raise SaveError(f"cannot save {where}: a value of type {kind.__name__} ({value!r}) has no JSON form")
 
 
-def _json_sort_key(item):
-    return json.dumps(item, sort_keys=True)
+def decode_value(data, where: str = "value", game=None):
+    """The runtime value of an encoded one; SaveError when it is not one.
 
-
-def decode_value(data, where: str = "value"):
-    """The runtime value of an encoded one; SaveError when it is not one."""
+    Shapes are looked up in `game`'s pack, so reading one needs the game.
+    """
     kind = type(data)
     if data is None or kind is bool or kind is int or kind is str:
         return data
@@ -90,12 +104,12 @@ def decode_value(data, where: str = "value"):
             raise SaveError(f"{where}: {data} is not a finite number")
         return data
     if kind is list:
-        return [decode_value(v, f"{where}[{i}]") for i, v in enumerate(data)]
+        return [decode_value(v, f"{where}[{i}]", game) for i, v in enumerate(data)]
     if kind is not dict:
         raise SaveError(f"{where}: unexpected {type(data).__name__}")
     if len(data) != 1:
         raise SaveError(f"{where}: expected a one-key tag object like {{\"T\": [...]}}, got keys "
-                        + ", ".join(map(repr, sorted(data, key=str))))
+                        + (", ".join(map(repr, sorted(data, key=str))) or "none"))
     (tag, body), = data.items()
     if tag == "P":
         if type(body) is not int or not 0 <= body < len(PLAYERS):
@@ -104,29 +118,49 @@ def decode_value(data, where: str = "value"):
         return PLAYERS[body]
     if tag == "T":
         _need(body, list, where, "a list (the items of a tuple)")
-        return tuple(decode_value(v, f"{where}[{i}]") for i, v in enumerate(body))
+        return tuple(decode_value(v, f"{where}[{i}]", game) for i, v in enumerate(body))
     if tag == "O":
         _need(body, dict, where, "an object")
-        return {k: decode_value(v, f"{where}.{k}") for k, v in body.items()}
+        return {k: decode_value(v, f"{where}.{k}", game) for k, v in body.items()}
     if tag == "D":
         _need(body, list, where, "a list of [key, value] pairs")
         out = {}
         for i, pair in enumerate(body):
             if type(pair) is not list or len(pair) != 2:
                 raise SaveError(f"{where}[{i}]: expected a [key, value] pair")
-            key = decode_value(pair[0], f"{where}[{i}] key")
+            key = decode_value(pair[0], f"{where}[{i}] key", game)
+            value = decode_value(pair[1], f"{where}[{key!r}]", game)
             try:
-                out[key] = decode_value(pair[1], f"{where}[{key!r}]")
+                out[key] = value
             except TypeError:
-                raise SaveError(f"{where}[{i}]: a {type(key).__name__} cannot be a key") from None
+                raise SaveError(f"{where}[{i}]: {_describe(key)} cannot be a key") from None
         return out
     if tag == "S":
         _need(body, list, where, "a list (the items of a set)")
         try:
-            return frozenset(decode_value(v, f"{where} item") for v in body)
+            return frozenset(decode_value(v, f"{where} item", game) for v in body)
         except TypeError:
             raise SaveError(f"{where}: a set item cannot be a list or a dict") from None
-    raise SaveError(f"{where}: unknown value tag {tag!r} (expected P, T, O, D or S)")
+    if tag == "shape":
+        if game is None:
+            raise SaveError(f"{where}: a shape can only be read for a given pack")
+        return _shape_named(game, body, where)
+    raise SaveError(f"{where}: unknown value tag {tag!r} (expected P, T, O, D, S or shape)")
+
+
+def _shape_named(game, name, where):
+    """The pack's shape called `name`, a family member like `tri(3)` included."""
+    shape = game.shape_defs.get(name) if type(name) is str else None
+    if shape is None and type(name) is str:
+        match = _FAMILY_MEMBER.match(name)
+        if match and match.group(1) in game.families:
+            try:
+                shape = game.families[match.group(1)](int(match.group(2)))
+            except ValueError:
+                shape = None
+    if shape is None:
+        raise SaveError(f"{where}: the pack has no shape {name!r}")
+    return shape
 
 
 def _need(value, kind, where, what):
@@ -138,38 +172,30 @@ def _describe(value) -> str:
     if value is None:
         return "null"
     names = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
-             dict: "an object", tuple: "a tuple", Player: "a player"}
+             dict: "an object", tuple: "a tuple", Player: "a player", Shape: "a shape"}
     return names.get(type(value), f"a {type(value).__name__}")
 
 
 # ------------------------------------------------------------ the document
+_SPECIAL = ("rng", "pending")
+
+
+def state_fields() -> tuple:
+    """The names of State's fields, in declaration order."""
+    return tuple(f.name for f in attrs.fields(State))
+
+
 def state_to_json(game, state: State) -> dict:
     """A JSON-ready dict holding every field of `state`, for `game`'s pack."""
-    fields = {
-        "seats": state.seats,
-        "players": encode_value(state.players, "players"),
-        "options": encode_value(state.options, "options"),
-        "kind": encode_value(state.kind, "kind"),
-        "owner": encode_value(state.owner, "owner"),
-        "attrs": encode_value(state.attrs, "attrs"),
-        "held": encode_value(state.held, "held"),
-        "tokens": encode_value(state.tokens, "tokens"),
-        "vars": encode_value(state.vars, "vars"),
-        "pvars": encode_value(state.pvars, "pvars"),
-        "points": encode_value(state.points, "points"),
-        "dice": encode_value(state.dice, "dice"),
-        "decks": encode_value(state.decks, "decks"),
-        "rng": _rng_to_json(state.rng),
-        "phase": state.phase,
-        "step": state.step,
-        "round": state.round,
-        "queue": encode_value(state.queue, "queue"),
-        "pending": [_pending_to_json(seat, p) for seat, p in state.pending.items()],
-        "finished": encode_value(state.finished, "finished"),
-        "log": encode_value(state.log, "log"),
-        "steps_run": state.steps_run,
-        "events": encode_value(state.events, "events"),
-    }
+    fields = {}
+    for name in state_fields():
+        value = getattr(state, name)
+        if name == "rng":
+            fields[name] = _rng_to_json(value)
+        elif name == "pending":
+            fields[name] = [_pending_to_json(game, seat, p) for seat, p in value.items()]
+        else:
+            fields[name] = encode_value(value, name, game)
     return {"format": FORMAT_VERSION, "type": STATE_TYPE, "pack": game.id, "pack_hash": game.pack_hash,
             "engine_version": game.engine_version, "state": fields}
 
@@ -179,21 +205,24 @@ def _rng_to_json(rng) -> dict:
     return {"version": version, "internal": list(internal), "gauss_next": gauss_next}
 
 
-def _pending_to_json(seat, pending: Pending) -> dict:
+def _pending_to_json(game, seat, pending: Pending) -> dict:
     where = f"pending[{seat!r}]"
     choice = None
     if pending.choice is not None:
         move, options, optional = pending.choice
-        choice = {"move": _move_to_json(move, where + ".choice.move"),
-                  "options": encode_value(options, where + ".choice.options"),
-                  "optional": encode_value(optional, where + ".choice.optional")}
-    return {"seat": encode_value(seat, where), "actions": encode_value(pending.actions, where + ".actions"),
-            "repeat": pending.repeat, "choice": choice, "moved": pending.moved}
+        choice = {"move": _move_to_json(game, move, where + ".choice.move"),
+                  "options": encode_value(options, where + ".choice.options", game),
+                  "optional": encode_value(optional, where + ".choice.optional", game)}
+    return {"seat": encode_value(seat, where, game),
+            "actions": encode_value(pending.actions, where + ".actions", game),
+            "repeat": encode_value(pending.repeat, where + ".repeat", game), "choice": choice,
+            "moved": encode_value(pending.moved, where + ".moved", game)}
 
 
-def _move_to_json(move: Move, where: str) -> dict:
-    return {"seat": encode_value(move.seat, where + ".seat"), "action": move.action,
-            "args": encode_value(move.args, where + ".args"), "answers": encode_value(move.answers, where + ".answers")}
+def _move_to_json(game, move: Move, where: str) -> dict:
+    return {"seat": encode_value(move.seat, where + ".seat", game), "action": move.action,
+            "args": encode_value(move.args, where + ".args", game),
+            "answers": encode_value(move.answers, where + ".answers", game)}
 
 
 def check_header(game, data, expected_type: str, force: bool = False, what: str = "saved state") -> None:
@@ -202,6 +231,11 @@ def check_header(game, data, expected_type: str, force: bool = False, what: str 
     With `force`, a document for another version of the same pack (its hash
     differs) is accepted; another pack never is.
     """
+    check_format(data, expected_type, what)
+    check_pack(game, data, force, what)
+
+
+def check_format(data, expected_type: str, what: str) -> None:
     if type(data) is not dict:
         raise SaveError(f"this is not a boardrule {what}: expected a JSON object, got {_describe(data)}")
     if "format" not in data:
@@ -211,21 +245,23 @@ def check_header(game, data, expected_type: str, force: bool = False, what: str 
         raise SaveError(f"unknown {what} format {fmt!r}; this engine reads format {FORMAT_VERSION}")
     if fmt > FORMAT_VERSION:
         raise SaveError(f"this {what} has format {fmt}, newer than this engine reads ({FORMAT_VERSION}); "
-                        f"upgrade boardrule (this is {game.engine_version})")
+                        "upgrade boardrule to read it")
     if fmt != FORMAT_VERSION:
         raise SaveError(f"unknown {what} format {fmt}; this engine reads format {FORMAT_VERSION}")
     if data.get("type") != expected_type:
         raise SaveError(f"this is not a boardrule {what}: `type` is {data.get('type')!r}, "
                         f"expected {expected_type!r}")
-    check_pack(game, data, force, what)
 
 
 def check_pack(game, data, force: bool = False, what: str = "saved state") -> None:
+    """Refuse a document for another pack, or (unless `force`) another version of it."""
     pack, pack_hash = data.get("pack"), data.get("pack_hash")
     if type(pack) is not str:
         raise SaveError(f"this {what} does not say which pack it is for (`pack` is missing or not a string)")
     if type(pack_hash) is not str:
         raise SaveError(f"this {what} has no `pack_hash` string")
+    if type(data.get("engine_version")) is not str:
+        raise SaveError(f"this {what} has no `engine_version` string")
     if pack != game.id:
         raise SaveError(f"this {what} is for the pack `{pack}`, not `{game.id}`")
     if pack_hash != game.pack_hash and not force:
@@ -244,8 +280,7 @@ def state_from_json(game, data, force: bool = False) -> State:
     fields = data.get("state")
     if type(fields) is not dict:
         raise SaveError("the saved state has no `state` object")
-    reader = _Reader(game, fields)
-    return reader.state()
+    return _Reader(game, fields).state()
 
 
 class _Reader:
@@ -261,7 +296,7 @@ class _Reader:
         return self.fields[name]
 
     def value(self, name):
-        return decode_value(self.field(name), f"state.{name}")
+        return decode_value(self.field(name), f"state.{name}", self.game)
 
     def integer(self, name, low=0, high=None):
         value = self.field(name)
@@ -279,74 +314,79 @@ class _Reader:
     def state(self) -> State:
         game = self.game
         from boardrule.interpreter.game import MAX_SEATS
-        seats = self.integer("seats", 1, MAX_SEATS)
-        players = self.typed("players", tuple, "a tuple of seats")
+        out = {}
+        seats = out["seats"] = self.integer("seats", 1, MAX_SEATS)
+        players = out["players"] = self.typed("players", tuple, "a tuple of seats")
         for seat in players:
             _seat_check(seat, seats, "state.players")
         low, high = game.players_range
         if not low <= len(players) <= high:
             raise SaveError(f"state.players: {game.name} is for {low}-{high} players, not {len(players)}")
-        options = self.typed("options", dict, "an object")
+        out["options"] = self.typed("options", dict, "an object")
         boards = game.boards if game.shared_board else seats
         size = game.grid.size
-        kind = self.boards("kind", boards, list, size)
-        owner = self.boards("owner", boards, list, size)
-        for b, board in enumerate(kind):
+        out["kind"] = self.boards("kind", boards, list, size)
+        out["owner"] = self.boards("owner", boards, list, size)
+        for b, board in enumerate(out["kind"]):
             for c, value in enumerate(board):
                 if value is not None and type(value) is not str:
                     raise SaveError(f"state.kind[{b}][{c}]: expected a piece kind or null, got {_describe(value)}")
-        for b, board in enumerate(owner):
+        for b, board in enumerate(out["owner"]):
             for c, value in enumerate(board):
                 if value is not None:
                     _seat_check(value, seats, f"state.owner[{b}][{c}]")
-        attrs_ = self.boards("attrs", boards, dict)
-        held = self.boards("held", boards, dict)
-        tokens = self.boards("tokens", boards, dict)
-        for name, tables in (("attrs", attrs_), ("held", held), ("tokens", tokens)):
-            for b, table in enumerate(tables):
+        for name in ("attrs", "held", "tokens"):
+            out[name] = self.boards(name, boards, dict)
+            wanted = dict if name == "attrs" else tuple
+            for b, table in enumerate(out[name]):
                 for cell, value in table.items():
                     if type(cell) is not int or not 0 <= cell < size:
                         raise SaveError(f"state.{name}[{b}]: {cell!r} is not a cell of this board")
-                    wanted = dict if name == "attrs" else tuple
                     if type(value) is not wanted:
                         raise SaveError(f"state.{name}[{b}][{cell}]: expected "
                                         f"{'an object' if wanted is dict else 'a tuple'}, got {_describe(value)}")
-        variables = self.typed("vars", dict, "an object")
-        pvars = self.per_seat("pvars", seats, dict)
-        points = self.per_seat("points", seats, list)
-        for s, entries in enumerate(points):
+        out["vars"] = self.typed("vars", dict, "an object")
+        out["pvars"] = self.per_seat("pvars", seats, dict)
+        out["points"] = self.per_seat("points", seats, list)
+        for s, entries in enumerate(out["points"]):
             for i, entry in enumerate(entries):
                 if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not str:
                     raise SaveError(f"state.points[{s}][{i}]: expected a [label, points] pair")
-        dice = self.typed("dice", dict, "an object")
-        decks = self.typed("decks", dict, "an object")
-        for name, cards in decks.items():
+        out["dice"] = self.typed("dice", dict, "an object")
+        out["decks"] = self.typed("decks", dict, "an object")
+        for name, cards in out["decks"].items():
             if type(cards) is not list:
                 raise SaveError(f"state.decks.{name}: expected a list of cards, got {_describe(cards)}")
-        rng = self.rng()
-        phase = self.field("phase")
+        out["rng"] = self.rng()
+        phase = out["phase"] = self.field("phase")
         if phase not in PHASES:
             raise SaveError(f"state.phase: expected one of {', '.join(PHASES)}, got {phase!r}")
         steps = game.setup_steps if phase == "setup" else game.round_steps
-        step = self.integer("step", 0, len(steps))
-        round_ = self.integer("round", 0)
-        queue = self.typed("queue", tuple, "a tuple of seats")
-        for seat in queue:
+        out["step"] = self.integer("step", 0, len(steps))
+        out["round"] = self.integer("round", 0)
+        out["queue"] = self.typed("queue", tuple, "a tuple of seats")
+        for seat in out["queue"]:
             _seat_check(seat, seats, "state.queue")
-        pending = self.pending(seats)
-        finished = self.typed("finished", list, "a list of seats")
-        for seat in finished:
+        out["pending"] = self.pending(seats)
+        out["finished"] = self.typed("finished", list, "a list of seats")
+        for seat in out["finished"]:
             _seat_check(seat, seats, "state.finished")
-        log = self.typed("log", list, "a list")
-        for i, entry in enumerate(log):
+        out["log"] = self.typed("log", list, "a list")
+        for i, entry in enumerate(out["log"]):
             if type(entry) is not list or not entry or type(entry[0]) is not str:
                 raise SaveError(f"state.log[{i}]: expected an entry like [\"move\", seat, text]")
-        steps_run = self.integer("steps_run", 0)
-        events = self.typed("events", list, "a list")
-        return State(seats=seats, players=players, options=options, kind=kind, owner=owner, attrs=attrs_,
-                     held=held, tokens=tokens, vars=variables, pvars=pvars, points=points, dice=dice,
-                     decks=decks, rng=rng, phase=phase, step=step, round=round_, queue=queue, pending=pending,
-                     finished=finished, log=log, steps_run=steps_run, events=events)
+        out["steps_run"] = self.integer("steps_run", 0)
+        out["events"] = self.typed("events", list, "a list")
+        for field in attrs.fields(State):
+            if field.name in out:
+                continue
+            # a field without a check of its own: generic value, of the type of its default
+            value = self.value(field.name)
+            default = field.default.factory() if isinstance(field.default, attrs.Factory) else field.default
+            if default is not attrs.NOTHING and default is not None and type(value) is not type(default):
+                raise SaveError(f"state.{field.name}: expected {_describe(default)}, got {_describe(value)}")
+            out[field.name] = value
+        return State(**out)
 
     def boards(self, name, count, kind, size=None):
         value = self.typed(name, list, "a list with one entry per board")
@@ -401,11 +441,11 @@ class _Reader:
             for key in ("seat", "actions", "repeat", "choice", "moved"):
                 if key not in item:
                     raise SaveError(f"{where}: no `{key}` field")
-            seat = decode_value(item["seat"], where + ".seat")
+            seat = decode_value(item["seat"], where + ".seat", self.game)
             _seat_check(seat, seats, where + ".seat")
             if seat in out:
                 raise SaveError(f"{where}: seat {seat!r} has two pending decisions")
-            actions = decode_value(item["actions"], where + ".actions")
+            actions = decode_value(item["actions"], where + ".actions", self.game)
             if type(actions) is not tuple or any(type(a) is not str for a in actions):
                 raise SaveError(f"{where}.actions: expected a tuple of action names")
             for action in actions:
@@ -424,7 +464,7 @@ class _Reader:
         if type(data) is not dict or not {"move", "options", "optional"} <= set(data):
             raise SaveError(f"{where}: expected null or an object with move, options and optional")
         move = _move_from_json(self.game, data["move"], where + ".move", seats)
-        options = decode_value(data["options"], where + ".options")
+        options = decode_value(data["options"], where + ".options", self.game)
         if type(options) is not tuple:
             raise SaveError(f"{where}.options: expected a tuple, got {_describe(options)}")
         optional = data["optional"]
@@ -439,20 +479,22 @@ def _move_from_json(game, data, where, seats) -> Move:
     for key in ("seat", "action", "args", "answers"):
         if key not in data:
             raise SaveError(f"{where}: no `{key}` field")
-    seat = decode_value(data["seat"], where + ".seat")
+    seat = decode_value(data["seat"], where + ".seat", game)
     _seat_check(seat, seats, where + ".seat")
     action = data["action"]
-    if type(action) is not str:
-        raise SaveError(f"{where}.action: expected an action name, got {_describe(action)}")
-    args = decode_value(data["args"], where + ".args")
-    answers = decode_value(data["answers"], where + ".answers")
+    if type(action) is not str or action not in game.actions:
+        raise SaveError(f"{where}.action: expected an action of the pack, got {action!r}")
+    args = decode_value(data["args"], where + ".args", game)
+    answers = decode_value(data["answers"], where + ".answers", game)
     for key, value in (("args", args), ("answers", answers)):
         if type(value) is not tuple:
             raise SaveError(f"{where}.{key}: expected a tuple, got {_describe(value)}")
+    move = Move(seat, action, args, answers)
     try:
-        return Move(seat, action, args, answers)
-    except TypeError as err:
-        raise SaveError(f"{where}: not a move ({err})") from None
+        hash(move)
+    except TypeError:
+        raise SaveError(f"{where}: a move's values cannot be lists or dicts") from None
+    return move
 
 
 def _seat_check(seat, seats, where):
@@ -461,27 +503,25 @@ def _seat_check(seat, seats, where):
 
 
 # -------------------------------------------------------------- comparing
-_FIELDS = ("seats", "players", "options", "kind", "owner", "attrs", "held", "tokens", "vars", "pvars",
-           "points", "dice", "decks", "phase", "step", "round", "queue", "finished", "log", "steps_run",
-           "events")
-
-
 def state_differences(a: State, b: State, limit: int = 10) -> list:
     """Where two states differ, field by field (exact types: Player is not int), at most `limit`."""
     out = []
-    for name in _FIELDS:
-        _diff(getattr(a, name), getattr(b, name), name, out, limit)
+    for name in state_fields():
         if len(out) >= limit:
-            return out
-    if a.rng.getstate() != b.rng.getstate():
-        out.append("rng: the random generators are in different states")
-    if list(a.pending) != list(b.pending):
-        out.append(f"pending: seats {list(a.pending)} != {list(b.pending)}")
-    else:
-        for seat in a.pending:
-            pa, pb = a.pending[seat], b.pending[seat]
-            for name in ("actions", "repeat", "choice", "moved"):
-                _diff(getattr(pa, name), getattr(pb, name), f"pending[{seat!r}].{name}", out, limit)
+            break
+        x, y = getattr(a, name), getattr(b, name)
+        if name == "rng":
+            if x.getstate() != y.getstate():
+                out.append("rng: the random generators are in different states")
+        elif name == "pending":
+            if list(x) != list(y):
+                out.append(f"pending: seats {list(x)} != {list(y)}")
+                continue
+            for seat in x:
+                for part in ("actions", "repeat", "choice", "moved"):
+                    _diff(getattr(x[seat], part), getattr(y[seat], part), f"pending[{seat!r}].{part}", out, limit)
+        else:
+            _diff(x, y, name, out, limit)
     return out[:limit]
 
 
@@ -515,7 +555,7 @@ def _diff(x, y, where, out, limit):
             _diff(getattr(x, name), getattr(y, name), f"{where}.{name}", out, limit)
         return
     if isinstance(x, frozenset):
-        if x != y:
+        if {(type(v), v) for v in x} != {(type(v), v) for v in y}:
             out.append(f"{where}: {x!r} != {y!r}")
         return
     if x != y:

@@ -50,6 +50,7 @@ class State:
     steps_run: int = 0
     events: list = attrs.field(factory=list)
     trigger_depth: int = 0  # how deep triggers are nested right now (a guard)
+    snapshot: object = None  # boards as a simultaneous step began (what others may see)
 
     def clone(self) -> "State":
         rng = random.Random()
@@ -62,4 +63,4 @@ class State:
             dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
             self.phase, self.step, self.round, self.queue,
             {s: attrs.evolve(p) for s, p in self.pending.items()},
-            list(self.finished), list(self.log), self.steps_run, list(self.events))
+            list(self.finished), list(self.log), self.steps_run, list(self.events), 0, self.snapshot)

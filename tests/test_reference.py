@@ -96,11 +96,11 @@ SCORING = {
     "groups": "count(groups(cells where occupied)) * 10 + max(groups(cells where colour == green), count(it))",
     "group index": "if any(cells, occupied) then count(groups(cells where occupied)[0]) else -1",
     "border": "count(border(cells where kind == ruby)) + count(border(home) where empty)",
-    "reaches": "count(cells where reaches(it, cells where kind == rock, via: cells where occupied))",
+    "reaches": "count(cells where reaches(it, cells where kind == rock, via = cells where occupied))",
     "reaches plain": "if reaches(cell(\"A1\"), cells where kind == tree) then 1 else 0",
     "fits": "(if fits(bar, cells where occupied) then 1 else 0) + (if fits(ell, cells where empty) then 2 else 0)",
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
-    "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens) then 1 else 0)",
+    "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens()) then 1 else 0)",
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)",
     # players
@@ -111,7 +111,7 @@ SCORING = {
     "player cells": "count(me.cells where occupied) + count(left.cells where kind == tree)",
     # definitions
     "define with parameters": "sum(worth(c) for c in cells) + near(cell(\"C3\"), ruby)",
-    "define nested": "count(cells where near(it, tree) >= 1) + count(greens)",
+    "define nested": "count(cells where near(it, tree) >= 1) + count(greens())",
     # other built-ins and declarations
     "state values": "round * 100 + pot + (if d6 == none then 0 else count(1..6 where it == d6))",
     "decks and tokens": "size(pile) + count(tokens(cell(\"C3\"))) + sum(cells, count(held(it)))",
@@ -139,7 +139,7 @@ VALUES = {
     "colour": "cell(\"C3\").colour",
     "held list": "held(cell(\"B2\"))",
     "index": "if gold >= 1 and gold <= 3 then [10, 20, 30, 40][gold] else -1",
-    "definition list": "greens",
+    "definition list": "greens()",
     "left player": "left",
     "symbol set": "colours",
     "edge": "edge",
@@ -226,11 +226,11 @@ options:
   target: {{type: int, default: 3}}
 player_vars:
   gold: 0
-  mark: [ruby, jade, rock, tree]
+  mark: {{per_seat: [ruby, jade, rock, tree]}}
 dice:
   d6: [1, 2, 3, 4, 5, 6]
 decks:
-  pile: {{ruby: 2, jade: 3}}
+  pile: {{1: 2, 2: 3}}
 define:
   near(c, k): count(adjacent(c) where kind == k)
   worth(c): if c.empty then 0 else c.value * c.weight
