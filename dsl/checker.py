@@ -100,22 +100,23 @@ class Checker:
             return (("it", None), scope.it) if scope.it != NONE else (None, ANY)
         if name == "self":
             return (("self", None), scope.self_type) if scope.self_type != NONE else (None, ANY)
+        # a bare property reads `it` inside a filter, else `self`; the same
+        # rule holds at run time, so a definition means one thing everywhere
         subject = scope.it if scope.it != NONE else scope.self_type
-        relative = "it" if scope.it != NONE else "self"
         if subject == CELL:
             if name in CELL_PROPERTIES:
-                return ("prop", (relative, name)), CELL_PROPERTIES[name][0]
+                return ("prop", name), CELL_PROPERTIES[name][0]
             if name in self.sym.marks:
-                return ("prop", (relative, name)), BOOL
+                return ("prop", name), BOOL
             if name in self.sym.piece_attributes:
-                return ("prop", (relative, name)), self.sym.piece_attributes[name]
+                return ("prop", name), self.sym.piece_attributes[name]
             if name in CELL_RELATIVE:
-                return ("relative", (relative, name)), FUNCTIONS[name].result
+                return ("relative", name), FUNCTIONS[name].result
         if subject == SYM and name in self.sym.piece_attributes:
-            return ("prop", (relative, name)), self.sym.piece_attributes[name]
+            return ("prop", name), self.sym.piece_attributes[name]
         found = self.sym.lookup(name)
-        if found is not None and found[0] == "define":
-            return found[0:1] + (name,), self.define_body(self.sym.defines[name], scope, {})
+        if found is not None and found[0][0] == "define":
+            return ("define", name), self.define_body(self.sym.defines[name], scope, {})
         if found is not None:
             if found[0] == "player_var" and not scope.me:
                 return None, ANY
@@ -485,6 +486,7 @@ def check_pack(model, bag) -> Checked:
     symbols = build_symbols(model, bag)
     checker = Checker(symbols, bag)
     _check_vars(checker, model)
+    _check_defines(checker, model)
     _check_pieces(checker, model)
     _check_shapes(checker, model)
     for chart in symbols.charts.values():
@@ -511,6 +513,13 @@ def _check_vars(checker: Checker, model) -> None:
                 if value is not None:
                     t = join(t, checker.expr(value, constant)) if t != NONE else checker.expr(value, constant)
             table[var.name] = ANY if t in (NONE,) else t
+
+
+def _check_defines(checker: Checker, model) -> None:
+    """Check every definition once, used or not, as if written in a piece rule."""
+    for define in model.defines:
+        params = {p: ANY for p in define.params}
+        checker.define_body(define, Scope({}, self_type=CELL), params)
 
 
 def _check_pieces(checker: Checker, model) -> None:

@@ -62,3 +62,42 @@ def score_report(game: Game, state) -> dict:
         "ranking": [repr(PLAYERS[s]) for s in result.ranking],
         "winners": [repr(PLAYERS[s]) for s in result.winners],
     }
+
+
+def evaluate(game: Game, state, text: str, seat: int | None = 0):
+    """Evaluate one expression on a state, for player `seat`: (value, type).
+
+    >>> game = open_game("tictactoe")
+    >>> evaluate(game, new_game(game, 2), "count(cells where empty)")[0]
+    9
+    """
+    from boardrule.dsl.checker import Checker, Scope
+    from boardrule.dsl.diagnostics import DiagnosticBag
+    from boardrule.dsl.parser import parse_fragment
+    from boardrule.interpreter.exprs import ExprCompiler
+    node = parse_fragment(text, "expr", file="<expression>")
+    bag = DiagnosticBag()
+    checker = Checker(game.pack.checked.symbols, bag)
+    checker.out = game.pack.checked  # add this expression's resolutions to the pack's
+    value_type = checker.expr(node, Scope({}, me=seat is not None))
+    bag.raise_if_errors(PackError)
+    ctx = game.ctx(state, me=PLAYERS[seat] if seat is not None else None)
+    return ExprCompiler(game, game.pack.checked).compile(node)(ctx), value_type
+
+
+def show_value(game: Game, value, value_type=None) -> str:
+    """A value as text: cells by name, lists space-separated, groups joined by `+`."""
+    from boardrule.dsl.types import CELL
+    from boardrule.interpreter.moves import value_text
+    if value_type is not None and value_type.is_list:
+        item = value_type.item
+        if item is not None and item.is_list:
+            return " ".join("+".join(show_value(game, v, item.item) for v in group) for group in value)
+        return " ".join(show_value(game, v, item) for v in value)
+    if value_type == CELL and isinstance(value, int):
+        return value_text(value, game.grid)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)

@@ -56,19 +56,13 @@ class ExprCompiler:
     def name_self(self, _, node):
         return lambda ctx: ctx.self_
 
-    def name_prop(self, detail, node):
-        relative, name = detail
+    def name_prop(self, name, node):
         read = functions.property_reader(self.game, name)
-        if relative == "it":
-            return lambda ctx: read(ctx, ctx.it)
-        return lambda ctx: read(ctx, ctx.self_)
+        return lambda ctx: read(ctx, ctx.it if ctx.it is not None else ctx.self_)
 
-    def name_relative(self, detail, node):
-        relative, name = detail
+    def name_relative(self, name, node):
         table = self.game.cell_tables[name]
-        if relative == "it":
-            return lambda ctx: table[ctx.it]
-        return lambda ctx: table[ctx.self_]
+        return lambda ctx: table[ctx.it if ctx.it is not None else ctx.self_]
 
     def name_global(self, name, node):
         return lambda ctx: ctx.state.vars[name]

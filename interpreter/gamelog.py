@@ -100,21 +100,24 @@ def replay(game, log: dict, force: bool = False) -> State:
     """
     check_log(log)
     check_header(game, log, LOG_TYPE, force, what="game log")
-    recorded = decode_value(log["log"], "log", game)
+    try:
+        recorded = decode_value(log["log"], "log", game)
+    except RecursionError:
+        raise SaveError("the game log's `log` is nested too deeply to be a game's log") from None
     try:
         state = flow.initial_state(game, log["players"], log["seed"], log["options"])
     except BoardruleError as err:
         raise SaveError(f"cannot start the logged game: {err.diagnostics[0].message}") from None
     checked = _verify(state, recorded, 0, "at the start")
     for index, (seat, text) in enumerate(log["moves"]):
-        where = f"move {index + 1} ({PLAYERS[seat]!r} `{text}`)" if seat < len(PLAYERS) else f"move {index + 1}"
+        where = f"move {index + 1} ({_who(seat)} `{text}`)"
         state = _apply_text(game, state, seat, text, where)
         checked = _verify(state, recorded, checked, f"after {where}")
     if checked < len(recorded):
         raise SaveError(f"the log diverges from the replay at entry {checked}: expected "
                         f"{recorded[checked]!r}, got the end of the game's log (after {len(log['moves'])} moves)")
     for seat, text in log.get("pending", []):
-        state = _apply_text(game, state, seat, text, f"the open choice of {PLAYERS[seat]!r} (`{text}`)",
+        state = _apply_text(game, state, seat, text, f"the open choice of {_who(seat)} (`{text}`)",
                             partial=True)
     if "state" in log:
         snapshot = state_from_json(game, log["state"], force)
@@ -122,6 +125,10 @@ def replay(game, log: dict, force: bool = False) -> State:
         if differences:
             raise SaveError("the replayed game differs from the saved snapshot: " + "; ".join(differences))
     return state
+
+
+def _who(seat) -> str:
+    return repr(PLAYERS[seat]) if 0 <= seat < len(PLAYERS) else f"seat {seat}"
 
 
 def _verify(state, recorded, checked, where) -> int:

@@ -1,558 +1,399 @@
 """A plain reference evaluator of expressions, to test the compiler against.
 
-`evaluate(game, node, ctx)` walks the AST of one checked expression and
-returns its value. It reads the same name resolutions as the compiler
-(`game.pack.checked.resolved`) but is otherwise written only from the
-documented meaning of each construct (dsl/builtins.py), independently of
-interpreter/exprs.py and functions.py. It is slow and simple on purpose:
-tests/test_reference.py compares it with the compiled closures on random
-states.
-
-It never changes the `ctx` it is given: binding `it`, a local or `self`
-makes a new context for the sub-expression that sees the binding.
+`evaluate(game, node, ctx)` walks a checked expression using the checker's resolutions, like the
+compiler, but is written from the documented meaning of each construct (dsl/builtins.py), apart from
+exprs.py and functions.py: it borrows only the grid's coordinates, shapes and placement tables.
+`matches` and `choose` are left out. tests/test_reference.py compares the two on random states.
 """
 
 from __future__ import annotations
 
+import functools
 import operator
 
 from boardrule.dsl import ast
-from boardrule.dsl.types import CELL, ANY
-from boardrule.interpreter import shapes as shape_lib
-from boardrule.interpreter.context import Ctx
+from boardrule.dsl.types import ANY, CELL
 from boardrule.interpreter.values import PLAYERS, Choice, Player, RuleError, board_of, cell_of, encode
 
 ORTHOGONAL = ((1, 0), (0, 1), (-1, 0), (0, -1))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-HEX = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial; i and i+3 are opposite
+HEX = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial steps; i and i + 3 are opposite
+
+
+class Scope:
+    """What an expression sees (state, me, self_, it, env, board, marks; `it_is_cell`: adjacent() starts from it)."""
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def bind(self, **changes):
+        return Scope(**{**self.__dict__, **changes})
 
 
 def evaluate(game, node, ctx):
-    """The value of the expression `node` in `ctx` (which is left unchanged)."""
-    return _NODES[type(node)](game, node, ctx)
+    """The value of the checked expression `node` in `ctx` (a Ctx, which is left unchanged)."""
+    scope = Scope(state=ctx.state, me=ctx.me, self_=ctx.self_, it=ctx.it, it_is_cell=ctx.it is not None,
+                  env=dict(ctx.env), board=ctx.board, marks=ctx.marks)
+    return _eval(game, node, scope)
 
 
-# -------------------------------------------------------------- contexts
-class _Scope(Ctx):
-    """A Ctx that also knows whether `it` is a cell (adjacent() starts from it)."""
-
-    __slots__ = ("it_is_cell",)
+def _eval(game, node, scope):
+    return _NODES[type(node)](game, node, scope)
 
 
-def _bind(ctx, **changes):
-    new = _Scope.__new__(_Scope)
-    for slot in Ctx.__slots__:
-        setattr(new, slot, getattr(ctx, slot))
-    new.it_is_cell = _it_is_cell(ctx)
-    for name, value in changes.items():
-        setattr(new, name, value)
-    return new
+def _binder(game, source):
+    """A function (scope, x) -> scope with `it` bound to x, an element of the list `source` gave."""
+    t = game.pack.checked.types.get(source)
+    item = t.item if t is not None and t.is_list and t.item is not None else ANY
+    cells, unknown = item == CELL, item == ANY  # with no static type, a plain int is a cell
+    return lambda scope, x: scope.bind(it=x, it_is_cell=cells or (unknown and type(x) is int))
 
 
-def _it_is_cell(ctx):
-    return getattr(ctx, "it_is_cell", ctx.it is not None)
+def _truth(value):  # a player is something, even seat 1 (Player(0))
+    return True if isinstance(value, Player) else bool(value)
 
 
-def _with_it(game, ctx, element, source):
-    """`ctx` with `it` bound to an element of the list `source` evaluated to."""
-    item = game.pack.checked.types.get(source)
-    item = item.item if item is not None and item.is_list else ANY
-    is_cell = item == CELL or (item == ANY and type(element) is int)
-    return _bind(ctx, it=element, it_is_cell=is_cell)
+def _equal(a, b):  # values of different kinds are never equal: a player is not a cell or a number
+    return isinstance(a, Player) == isinstance(b, Player) and a == b
 
 
-def _with_local(ctx, name, value):
-    return _bind(ctx, env={**ctx.env, name: value})
+def _find(items, name):
+    return next(x for x in items if x.name == name)
 
 
-def _truth(value):
-    """Whether a value counts as true: a player or a shape is something, even seat 1."""
-    if isinstance(value, Player):
-        return True
-    return bool(value)
-
-
-def _equal(a, b):
-    """Values of different kinds are never equal (a player is not a cell)."""
-    if isinstance(a, Player) != isinstance(b, Player):
-        return False
-    return a == b
-
-
-def _member(item, container):
-    return any(_equal(item, x) for x in container)
-
-
-# -------------------------------------------------------------- atoms
-def _constant(game, node, ctx):
-    return node.value
-
-
-def _list(game, node, ctx):
-    return tuple(evaluate(game, item, ctx) for item in node.items)
-
-
-def _range(game, node, ctx):
-    return tuple(range(evaluate(game, node.low, ctx), evaluate(game, node.high, ctx) + 1))
-
-
-def _index(game, node, ctx):
-    items, i = evaluate(game, node.obj, ctx), evaluate(game, node.index, ctx)
+# -------------------------------------------------------------- structure
+def _index(game, node, scope):
+    items, i = _eval(game, node.obj, scope), _eval(game, node.index, scope)
     if not 0 <= i < len(items):
         raise RuleError(f"index {i} is outside a list of {len(items)}", node.span)
     return items[i]
 
 
-def _where(game, node, ctx):
-    items = evaluate(game, node.source, ctx)
-    return tuple(x for x in items
-                 if _truth(evaluate(game, node.condition, _with_it(game, ctx, x, node.source))))
+def _where(game, node, scope):
+    bind = _binder(game, node.source)
+    return tuple(x for x in _eval(game, node.source, scope) if _truth(_eval(game, node.condition, bind(scope, x))))
 
 
-def _conditional(game, node, ctx):
-    branch = node.then if _truth(evaluate(game, node.condition, ctx)) else node.otherwise
-    return evaluate(game, branch, ctx)
-
-
-_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul,  # `+` also joins two lists
+               "/": operator.floordiv, "%": operator.mod}  # whole numbers, rounding down
 _ORDERED = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-def _binop(game, node, ctx):
-    op = node.op
-    left = evaluate(game, node.left, ctx)
-    if op == "and":
-        return _truth(left) and _truth(evaluate(game, node.right, ctx))
-    if op == "or":
-        return _truth(left) or _truth(evaluate(game, node.right, ctx))
-    right = evaluate(game, node.right, ctx)
-    if op == "==":
-        return _equal(left, right)
-    if op == "!=":
-        return not _equal(left, right)
+def _binop(game, node, scope):
+    op, left = node.op, _eval(game, node.left, scope)
+    if op in ("and", "or"):  # the right side only when the left one does not decide
+        return op == "or" if _truth(left) == (op == "or") else _truth(_eval(game, node.right, scope))
+    right = _eval(game, node.right, scope)
+    if op in ("==", "!="):
+        return _equal(left, right) == (op == "==")
     if op in _ORDERED:  # `none` has no order: a missing value never compares
         return left is not None and right is not None and _ORDERED[op](left, right)
-    if op in ("/", "%"):
-        if right == 0:
-            raise RuleError("division by zero", node.span)
-        return left // right if op == "/" else left % right  # rounding down
-    return _ARITHMETIC[op](left, right)  # `+` also joins two lists
+    if op in ("/", "%") and right == 0:
+        raise RuleError("division by zero", node.span)
+    return _ARITHMETIC[op](left, right)
 
 
-def _not(game, node, ctx):
-    return not _truth(evaluate(game, node.operand, ctx))
+def _member(game, node, scope):
+    item = _eval(game, node.item, scope)
+    return any(_equal(item, x) for x in _eval(game, node.container, scope)) != node.negated
 
 
-def _negate(game, node, ctx):
-    return -evaluate(game, node.operand, ctx)
-
-
-def _membership(game, node, ctx):
-    found = _member(evaluate(game, node.item, ctx), evaluate(game, node.container, ctx))
-    return not found if node.negated else found
-
-
-def _chart(game, node, ctx):
-    """The value of the column whose key holds x: `3` exactly 3, `3+` 3 or more, `3-5` 3 to 5."""
-    x = evaluate(game, node.value, ctx)
-    chart = node.chart
-    if isinstance(chart, ast.ChartName):
-        chart = game.model.charts[chart.id]
+def _chart(game, node, scope):
+    """The value under the key holding x: `3` is exactly 3, `3+` 3 or more, `3-5` 3 to 5; else 0 (or "")."""
+    x = _eval(game, node.value, scope)
+    chart = game.model.charts[node.chart.id] if isinstance(node.chart, ast.ChartName) else node.chart
     for key, value in zip(chart.keys, chart.values):
         if x is not None and key.low <= x and (key.high is None or x <= key.high):
             return value
     return "" if chart.values and isinstance(chart.values[0], str) else 0
 
 
-# -------------------------------------------------------------- names
-def _name(game, node, ctx):
+# ------------------------------------------------------------------ names
+def _name(game, node, scope):
     kind, detail = game.pack.checked.resolved[node]
-    return _NAMES[kind](game, detail, ctx)
+    return _NAMES[kind](game, detail, scope)
 
 
-def _subject(ctx, relative):
-    return ctx.it if relative == "it" else ctx.self_
+def _subject(scope, detail):
+    """(which, name) names `it` or `self`; a bare name reads `it` inside a filter, else `self`."""
+    which, name = detail if isinstance(detail, tuple) else ("it" if scope.it is not None else "self", detail)
+    return (scope.it if which == "it" else scope.self_), name
 
 
-def _define(game, name):
-    return next(d for d in game.model.defines if d.name == name)
+def _die(game, name, scope):  # the face a die shows; a die whose faces are all shapes shows the shape
+    face, faces = scope.state.dice.get(name), _find(game.model.dice, name).faces
+    return game.shapes.get(face) if faces and all(getattr(f, "id", None) in game.shapes for f in faces) else face
+
+
+def _cells(game, board, cells=None):
+    """Cells (by default all the grid's) encoded on a board, in order."""
+    return tuple(sorted(encode(board, c) for c in (game.grid.cells if cells is None else cells)))
 
 
 _NAMES = {
-    "local": lambda game, name, ctx: ctx.env[name],
-    "it": lambda game, _, ctx: ctx.it,
-    "self": lambda game, _, ctx: ctx.self_,
-    "prop": lambda game, d, ctx: _property(game, ctx, _subject(ctx, d[0]), d[1]),
-    "relative": lambda game, d, ctx: _CELL_SETS[d[1]](game, _subject(ctx, d[0])),
-    "global": lambda game, name, ctx: ctx.state.vars[name],
-    "player_var": lambda game, name, ctx: ctx.state.pvars[ctx.me][name],
-    "option": lambda game, name, ctx: ctx.state.options[name],
-    "region": lambda game, name, ctx: tuple(sorted(
-        encode(ctx.board, game.grid.parse_name(ref.name)) for ref in game.model.board.regions[name].cells)),
-    "die": lambda game, name, ctx: _die(game, name, ctx.state.dice.get(name)),
-    "deck": lambda game, name, ctx: name,
-    "shape": lambda game, name, ctx: game.shapes[name],
-    "symset": lambda game, name, ctx: tuple(s for s, _ in game.model.symbols[name][0]),
-    "symbol": lambda game, name, ctx: name,
-    "define": lambda game, name, ctx: evaluate(game, _define(game, name).body, ctx),
-    "value": lambda game, name, ctx: _VALUES[name](game, ctx),
+    "local": lambda game, name, scope: scope.env[name],
+    "it": lambda game, _, scope: scope.it, "self": lambda game, _, scope: scope.self_,
+    "prop": lambda game, detail, scope: _property(game, scope, *_subject(scope, detail)),
+    "relative": lambda game, detail, scope: (lambda cell, name: _CELL_SETS[name](game, cell))(*_subject(scope, detail)),
+    "global": lambda game, name, scope: scope.state.vars[name],
+    "option": lambda game, name, scope: scope.state.options[name],
+    "player_var": lambda game, name, scope: scope.state.pvars[scope.me][name],
+    "region": lambda game, name, scope: _cells(
+        game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
+    "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
+    "shape": lambda game, name, scope: game.shapes[name],
+    "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
+    "define": lambda game, name, scope: _eval(game, _find(game.model.defines, name).body, scope),
+    "value": lambda game, name, scope: _VALUES[name](game, scope),
 }
 
 
-def _die(game, name, face):
-    """A die's face; a die whose faces are all shapes shows the shape itself."""
-    faces = next(d for d in game.model.dice if d.name == name).faces
-    shapes = {s.name for s in game.model.shapes if s.family is None}
-    if faces and all(isinstance(f, ast.Name) and f.id in shapes for f in faces):
-        return game.shapes.get(face)
-    return face
+def _players(scope):
+    return tuple(PLAYERS[s] for s in scope.state.players)
 
 
-def _board_cells(game, board):
-    return tuple(encode(board, c) for c in game.grid.cells)
-
-
-def _board_of_seat(game, seat):
-    return 0 if game.model.board.shared else int(seat)
-
-
-def _region(game, ctx, cells):
-    return tuple(sorted(encode(ctx.board, c) for c in cells))
-
-
-def _left(ctx, player):
-    seats = ctx.state.players
-    return PLAYERS[seats[(seats.index(int(player)) + 1) % len(seats)]]
-
-
-def _right(ctx, player):
-    seats = ctx.state.players
-    return PLAYERS[seats[seats.index(int(player)) - 1]]
-
-
-def _players(ctx):
-    return tuple(PLAYERS[s] for s in ctx.state.players)
+def _ring(scope, player):
+    """The players after `player` in seat order, round the table to `player` itself."""
+    seats, i = scope.state.players, scope.state.players.index(int(player))
+    return [PLAYERS[seats[(i + k) % len(seats)]] for k in range(1, len(seats) + 1)]
 
 
 _VALUES = {
-    "cells": lambda game, ctx: _board_cells(game, ctx.board),
-    "players": lambda game, ctx: _players(ctx),
-    "others": lambda game, ctx: tuple(p for p in _players(ctx) if p != ctx.me),
-    "me": lambda game, ctx: ctx.me,
-    "left": lambda game, ctx: _left(ctx, ctx.me),
-    "right": lambda game, ctx: _right(ctx, ctx.me),
-    "kinds": lambda game, ctx: tuple(p.name for p in game.model.pieces),
-    "round": lambda game, ctx: ctx.state.round,
-    "edge": lambda game, ctx: _region(game, ctx, game.grid.edge),
-    "corners": lambda game, ctx: _region(game, ctx, game.grid.corners),
-    "center": lambda game, ctx: _region(game, ctx, game.grid.center),
-    "true": lambda game, ctx: True,
-    "false": lambda game, ctx: False,
-    "none": lambda game, ctx: None,
+    "cells": lambda game, scope: _cells(game, scope.board), "players": lambda game, scope: _players(scope),
+    "others": lambda game, scope: tuple(p for p in _players(scope) if p != scope.me),
+    "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
+    "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
+    "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
+    "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
+    "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
+    "center": lambda game, scope: _cells(game, scope.board, game.grid.center),
+    "true": lambda game, scope: True, "false": lambda game, scope: False, "none": lambda game, scope: None,
 }
 
 
-# -------------------------------------------------------------- properties
-def _attribute(game, node, ctx):
-    owner = evaluate(game, node.obj, ctx)
+# ------------------------------------------------------------- properties
+def _attribute(game, node, scope):
+    owner = _eval(game, node.obj, scope)
     kind, name = game.pack.checked.resolved[node]
     if kind == "player_var":
-        return ctx.state.pvars[owner][name]
+        return scope.state.pvars[owner][name]
     if kind == "player_prop":
-        return _PLAYER_PROPERTIES[name](game, ctx, owner)
+        return _PLAYER_PROPERTIES[name](game, scope, owner)
     if kind == "event_attr":
         return None if owner is None else owner.get(name)
-    return _property(game, ctx, owner, name)
+    return _property(game, scope, owner, name)
 
 
 _PLAYER_PROPERTIES = {
-    "cells": lambda game, ctx, p: _board_cells(game, _board_of_seat(game, p)),
-    "score": lambda game, ctx, p: game.score_total(ctx.state, p),  # the score sheet's job
-    "finished": lambda game, ctx, p: int(p) in ctx.state.finished,
-    "seat": lambda game, ctx, p: int(p) + 1,
+    "cells": lambda game, scope, p: _cells(game, game.board_of_seat(p)),
+    "score": lambda game, scope, p: game.score_total(scope.state, p),  # the score sheet's business
+    "finished": lambda game, scope, p: int(p) in scope.state.finished, "seat": lambda game, scope, p: int(p) + 1,
+}
+
+_CELL_PROPERTIES = {  # (game, kind, owner, cell) -> value
+    "kind": lambda game, kind, owner, cell: kind,
+    "owner": lambda game, kind, owner, cell: None if owner is None else PLAYERS[owner],
+    "empty": lambda game, kind, owner, cell: kind is None, "occupied": lambda game, kind, owner, cell: kind is not None,
+    "name": lambda game, kind, owner, cell: game.grid.name(cell),
+    "x": lambda game, kind, owner, cell: game.grid.col(cell), "y": lambda game, kind, owner, cell: game.grid.row(cell),
 }
 
 
-def _piece(game, kind):
-    return next(p for p in game.model.pieces if p.name == kind)
-
-
-def _property(game, ctx, subject, name):
-    """A property of a cell, or an attribute of a cell's piece or of a piece kind."""
+def _property(game, scope, subject, name):
+    """A property of a cell, a mark, or an attribute of a cell's piece or of a piece kind."""
     if subject is None:
         return None
-    if isinstance(subject, str):
-        value = _piece(game, subject).attributes.get(name, (None,))[0]
-        return game.shapes.get(value, value) if isinstance(value, str) else value  # a shape's name: the shape
+    if isinstance(subject, str):  # a piece kind; an attribute naming a shape holds the shape
+        value = _find(game.model.pieces, subject).attributes.get(name, (None,))[0]
+        return game.shapes.get(value, value) if isinstance(value, str) else value
     board, cell = board_of(subject), cell_of(subject)
-    kind = ctx.state.kind[board][cell]
-    owner = ctx.state.owner[board][cell]
-    fixed = {"kind": kind, "owner": None if owner is None else PLAYERS[owner], "empty": kind is None,
-             "occupied": kind is not None, "name": game.grid.name(cell), "x": game.grid.col(cell),
-             "y": game.grid.row(cell)}
-    if name in fixed:
-        return fixed[name]
+    kind = scope.state.kind[board][cell]
+    if name in _CELL_PROPERTIES:
+        return _CELL_PROPERTIES[name](game, kind, scope.state.owner[board][cell], cell)
     if any(name in p.marks for p in game.model.pieces):
-        return subject in _marks(game, ctx).get(name, ())
+        return subject in _marks(game, scope).get(name, ())
     if kind is None:
         return None
-    own = ctx.state.attrs[board].get(cell, {})
-    return own[name] if name in own else _property(game, ctx, kind, name)
+    own = scope.state.attrs[board].get(cell, {})
+    return own[name] if name in own else _property(game, scope, kind, name)
 
 
-def _marks(game, ctx):
-    """Mark name -> cells, from the marks of my board's pieces (first option of a choice)."""
-    if ctx.marks is not None:
-        return ctx.marks
-    if ctx.me is None:
-        return {}
-    marks = {}
-    for cell in _board_cells(game, _board_of_seat(game, ctx.me)):
-        kind = ctx.state.kind[board_of(cell)][cell_of(cell)]
-        for mark, rule in (_piece(game, kind).marks.items() if kind is not None else ()):
-            if rule is not None:
-                value = evaluate(game, rule, Ctx(game, ctx.state, ctx.me, cell))
-                if isinstance(value, Choice):
-                    value = value.options[0] if value.options else ()
-                marks.setdefault(mark, set()).update(value if isinstance(value, tuple) else (value,))
+def _marks(game, scope):
+    """Mark -> cells, from the marks of the pieces on my board (of a choice, its first option)."""
+    if scope.marks is not None or scope.me is None:
+        return scope.marks or {}
+    marks, board = {}, game.board_of_seat(scope.me)
+    for cell in _cells(game, board):
+        kind, inner = scope.state.kind[board][cell_of(cell)], scope.bind(self_=cell, it=None, it_is_cell=False, env={})
+        for mark, rule in (_find(game.model.pieces, kind).marks.items() if kind is not None else ()):
+            value = _eval(game, rule, inner.bind(board=board)) if rule is not None else ()
+            if isinstance(value, Choice):
+                value = value.options[0] if value.options else ()
+            marks.setdefault(mark, set()).update(value if isinstance(value, tuple) else (value,))
     return marks
 
 
-# -------------------------------------------------------------- calls
-def _call(game, node, ctx):
+# ------------------------------------------------------------------ calls
+def _call(game, node, scope):
     kind, name = game.pack.checked.resolved[node]
     if kind == "aggregate":
-        return _aggregate(game, node, ctx)
+        return _aggregate(game, node, scope)
     if kind == "pairwise":
-        a, b = (evaluate(game, x, ctx) for x in node.args)
-        return min(a, b) if name == "min" else max(a, b)
-    if kind == "define":
-        define = _define(game, name)
-        values = [evaluate(game, a, ctx) for a in node.args]  # in the caller's scope
-        return evaluate(game, define.body, _bind(ctx, env=dict(zip(define.params, values))))
+        return (min if name == "min" else max)(*_args(game, node, scope))
+    if kind == "define":  # arguments in the caller's scope; the body sees only the parameters
+        define = _find(game.model.defines, name)
+        return _eval(game, define.body, scope.bind(env=dict(zip(define.params, _args(game, node, scope)))))
     if kind == "family":
-        return _family(game, name, evaluate(game, node.args[0], ctx))
-    return _FUNCTIONS[name](game, node, ctx)
+        return game.families[name](_eval(game, node.args[0], scope))
+    return _FUNCTIONS[name](game, node, scope, *_args(game, node, scope))
 
 
-def _aggregate(game, node, ctx):
-    first = node.args[0]
+def _args(game, node, scope):
+    return [_eval(game, a, scope) for a in node.args]
+
+
+def _aggregate(game, node, scope):
+    first, values = node.args[0], None
     if isinstance(first, ast.Comprehension):
-        elements = evaluate(game, first.source, ctx)
-        values = [evaluate(game, first.body, _with_local(ctx, first.var, e)) for e in elements]
+        elements = _eval(game, first.source, scope)
+        values = [_eval(game, first.body, scope.bind(env={**scope.env, first.var: x})) for x in elements]
     else:
-        elements = evaluate(game, first, ctx)
-        values = None
+        elements, bind = _eval(game, first, scope), _binder(game, first)
         if len(node.args) == 2:
-            values = [evaluate(game, node.args[1], _with_it(game, ctx, e, first)) for e in elements]
+            values = [_eval(game, node.args[1], bind(scope, x)) for x in elements]
     return _fold(node.func, tuple(elements), values)
 
 
 def _fold(name, elements, values):
-    """Without a body (values None) count/any/none look at the elements themselves."""
-    truths = [_truth(v) for v in (elements if values is None else values)]
-    data = list(elements if values is None else values)
-    if name == "count":
-        return len(elements) if values is None else sum(truths)
-    if name == "any":
-        return bool(elements) if values is None else any(truths)
-    if name == "none":
-        return not elements if values is None else not any(truths)
-    if name == "all":
-        return all(truths)
-    if name == "sum":
-        return sum(data)
+    """Without a body (`values` None), count, any and none take every element as true."""
+    if values is None:
+        values = [True] * len(elements) if name in ("count", "any", "none") else list(elements)
+    truths = [_truth(v) for v in values]
+    if name in ("count", "any", "all", "none"):
+        return {"count": sum(truths), "any": any(truths), "all": all(truths), "none": not any(truths)}[name]
     if name == "distinct":  # `none` is no value
-        return len({v for v in data if v is not None})
-    return (min(data) if name == "min" else max(data)) if data else 0
+        return len({v for v in values if v is not None})
+    return sum(values) if name == "sum" else ((min if name == "min" else max)(values) if values else 0)
 
 
-def _family(game, name, n):
-    shape = next(s for s in game.model.shapes if s.name == name)
-
-    def test(x, y, size):
-        env = {"x": x, "y": y, "n": size}
-        return _truth(evaluate(game, shape.family, _bind(Ctx(game, None), env=env)))
-    return shape_lib.family_shape(f"{name}({n})", test, n, game.grid.kind, shape.symmetry)
+def _start(scope, args):
+    """Where a cell-relative call starts: its argument, `it` when that is a cell, else `self`."""
+    return args[0] if args else scope.it if scope.it is not None and scope.it_is_cell else scope.self_
 
 
-def _args(game, node, ctx):
-    return [evaluate(game, a, ctx) for a in node.args]
-
-
-def _start(game, node, ctx):
-    """The cell a cell-relative function starts from: its argument, `it` if a cell, or `self`."""
-    if node.args:
-        return evaluate(game, node.args[0], ctx)
-    return ctx.it if ctx.it is not None and _it_is_cell(ctx) else ctx.self_
-
-
-# ------------------------------------------------------------- cell sets
-def _steps_from(game, cell, steps):
-    grid = game.grid
+# -------------------------------------------------------------- cell sets
+@functools.lru_cache(maxsize=65536)
+def _adjacent(grid, cell, around=False):
+    """The cells next to a cell by the board's adjacency (`around`: diagonals too), in order."""
+    steps = HEX if grid.kind == "hex" else ORTHOGONAL + (DIAGONAL if around or grid.adjacency == "all" else ())
     x, y = grid.lattice(cell_of(cell))
     found = (grid.from_lattice(x + dx, y + dy) for dx, dy in steps)
     return tuple(sorted(encode(board_of(cell), c) for c in found if c is not None))
 
 
-def _adjacent(game, cell):
-    grid = game.grid
-    if grid.kind == "hex":
-        return _steps_from(game, cell, HEX)
-    return _steps_from(game, cell, ORTHOGONAL + (DIAGONAL if grid.adjacency == "all" else ()))
-
-
-def _surrounding(game, cell):
-    return _steps_from(game, cell, HEX if game.grid.kind == "hex" else ORTHOGONAL + DIAGONAL)
-
-
-def _line(game, cell, coordinate):
-    mine = coordinate(cell_of(cell))
-    return tuple(encode(board_of(cell), c) for c in game.grid.cells if coordinate(c) == mine)
-
-
 def _opposite_pairs(game, cell):
-    """Per axis, the two cells on either side of `cell`, when both exist."""
+    """Per axis (square: across, down, and the diagonals if adjacent; hex: three), the cells on both sides."""
     grid = game.grid
-    axes = HEX[:3] if grid.kind == "hex" else ((1, 0), (0, 1)) + (
-        ((1, 1), (1, -1)) if grid.adjacency == "all" else ())
+    axes = HEX[:3] if grid.kind == "hex" else ((1, 0), (0, 1)) + (DIAGONAL[:2] if grid.adjacency == "all" else ())
     x, y = grid.lattice(cell_of(cell))
-    pairs = []
-    for dx, dy in axes:
-        a, b = grid.from_lattice(x + dx, y + dy), grid.from_lattice(x - dx, y - dy)
-        if a is not None and b is not None:
-            pairs.append(tuple(encode(board_of(cell), c) for c in sorted((a, b))))
-    return tuple(pairs)
+    pairs = [(grid.from_lattice(x + dx, y + dy), grid.from_lattice(x - dx, y - dy)) for dx, dy in axes]
+    return tuple(_cells(game, board_of(cell), pair) for pair in pairs if None not in pair)
+
+
+def _line(game, cell, coordinate):  # the cells sharing a coordinate with `cell`
+    return _cells(game, board_of(cell), [c for c in game.grid.cells if coordinate(c) == coordinate(cell_of(cell))])
 
 
 _CELL_SETS = {
-    "adjacent": _adjacent,
-    "surrounding": _surrounding,
+    "adjacent": lambda game, cell: _adjacent(game.grid, cell),
+    "surrounding": lambda game, cell: _adjacent(game.grid, cell, True),
     "row": lambda game, cell: _line(game, cell, game.grid.row),
     "column": lambda game, cell: _line(game, cell, game.grid.col),
     "opposite_pairs": _opposite_pairs,
 }
 
 
+def _flood(game, start, inside):
+    """`start` and every cell of `inside` linked to it through cells of `inside`."""
+    found, todo = {start}, [start]
+    while todo:
+        for n in _adjacent(game.grid, todo.pop()):
+            if n in inside and n not in found:
+                found.add(n)
+                todo.append(n)
+    return found
+
+
 def _groups(game, cells):
-    """Connected groups (by the board's adjacency), each sorted, ordered by their first cell."""
+    """Connected groups (by the board's adjacency), each in order, ordered by their first cell."""
     left, groups = set(cells), []
     while left:
-        group, todo = set(), [min(left)]
-        while todo:
-            cell = todo.pop()
-            if cell in left:
-                left.discard(cell)
-                group.add(cell)
-                todo.extend(_adjacent(game, cell))
+        group = _flood(game, min(left), left)
+        left -= group
         groups.append(tuple(sorted(group)))
-    return tuple(sorted(groups))
+    return tuple(groups)
 
 
-def _border(game, cells):
-    inside = set(cells)
-    return tuple(sorted({n for c in inside for n in _adjacent(game, c)} - inside))
-
-
-def _reaches(game, node, ctx):
-    """A path start, v1 .. vk (k >= 0 cells of `via`), t with t a target other than start."""
-    start, targets = _args(game, node, ctx)
-    via = [k for k in node.kwargs if k.name == "via"]
-    allowed = set(evaluate(game, via[0].value, ctx) if via else _board_cells(game, ctx.board))
+def _reaches(game, node, scope, start, targets):
+    """Whether a path start, v1 .. vk, t links start to a target t != start (k >= 0, each v in `via`)."""
+    via = [k.value for k in node.kwargs if k.name == "via"]
+    allowed = set(_eval(game, via[0], scope) if via else _cells(game, scope.board))
     goal = set(targets) - {start}
-    seen, todo = {start}, [start]
-    while todo:
-        for n in _adjacent(game, todo.pop()):
-            if n in goal:
-                return True
-            if n in allowed and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return False
+    return any(n in goal for c in _flood(game, start, allowed) for n in _adjacent(game.grid, c))
 
 
 def _distance(game, a, b):
-    grid = game.grid
-    (ax, ay), (bx, by) = grid.lattice(cell_of(a)), grid.lattice(cell_of(b))
+    (ax, ay), (bx, by) = game.grid.lattice(cell_of(a)), game.grid.lattice(cell_of(b))
     dx, dy = ax - bx, ay - by
-    if grid.kind == "hex":
+    if game.grid.kind == "hex":
         return max(abs(dx), abs(dy), abs(dx + dy))
-    return max(abs(dx), abs(dy)) if grid.adjacency == "all" else abs(dx) + abs(dy)
+    return max(abs(dx), abs(dy)) if game.grid.adjacency == "all" else abs(dx) + abs(dy)
 
 
 def _placements(game, shape, cells):
-    """Every placement of the shape lying wholly on the listed cells (on their own board)."""
-    allowed = set(cells)
-    found = set()
+    """Every placement of the shape lying wholly on the listed cells, on their own board."""
+    allowed, found = set(cells), set()
     for board in {board_of(c) for c in allowed}:
         for placement in game.placement_table(shape).placements:
-            on_board = tuple(sorted(encode(board, c) for c in placement.cells))
+            on_board = _cells(game, board, placement.cells)
             if all(c in allowed for c in on_board):
                 found.add(on_board)
     return tuple(sorted(found))
 
 
-def _allowed(game, kind, cell, ctx):
-    rule = _piece(game, kind).place
-    return True if rule is None else _truth(evaluate(game, rule, _bind(ctx, self_=cell, it=None)))
+def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell
+    return getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
 
 
-def _next_active(ctx, player):
-    seat = player
-    for _ in ctx.state.players:
-        seat = _left(ctx, seat)
-        if int(seat) not in ctx.state.finished:
-            return seat
-    return None
-
-
-def _cell(game, name, ctx, node):
-    try:
-        return encode(ctx.board, game.grid.parse_name(name))
-    except (KeyError, ValueError):
-        raise RuleError(f"there is no cell named {name!r}", node.span) from None
-
-
-def _unsupported(game, node, ctx):
-    raise NotImplementedError(f"the reference evaluator has no `{node.func}`")
-
-
-def _on_start(read):
-    def f(game, node, ctx):
-        cell = _start(game, node, ctx)
-        return read(game, cell, ctx.state)
-    return f
-
-
-def _plain(fn):
-    return lambda game, node, ctx: fn(game, *_args(game, node, ctx))
-
-
-_FUNCTIONS = {
-    **{name: _on_start(lambda game, cell, state, f=f: f(game, cell)) for name, f in _CELL_SETS.items()},
-    "groups": _plain(_groups),
-    "border": _plain(_border),
+_FUNCTIONS = {  # (game, node, scope, *argument values) -> value
+    **{name: (lambda f: lambda game, node, scope, *args: f(game, _start(scope, args)))(f)
+       for name, f in _CELL_SETS.items()},
+    "groups": lambda game, node, scope, cells: _groups(game, cells),
+    "border": lambda game, node, scope, cells: tuple(sorted(
+        {n for c in cells for n in _adjacent(game.grid, c)} - set(cells))),
     "reaches": _reaches,
-    "distance": _plain(_distance),
-    "fits": lambda game, node, ctx: bool(_placements(game, *_args(game, node, ctx))),
-    "placements": _plain(_placements),
-    "allowed": lambda game, node, ctx: _allowed(game, *_args(game, node, ctx), ctx),
-    "left_of": lambda game, node, ctx: _left(ctx, *_args(game, node, ctx)),
-    "right_of": lambda game, node, ctx: _right(ctx, *_args(game, node, ctx)),
-    "next_active": lambda game, node, ctx: _next_active(ctx, *_args(game, node, ctx)),
-    "abs": lambda game, node, ctx: abs(*_args(game, node, ctx)),
-    "cell": lambda game, node, ctx: _cell(game, *_args(game, node, ctx), ctx, node),
-    "held": _on_start(lambda game, cell, state: state.held[board_of(cell)].get(cell_of(cell), ())),
-    "tokens": _on_start(lambda game, cell, state: state.tokens[board_of(cell)].get(cell_of(cell), ())),
-    "size": lambda game, node, ctx: len(ctx.state.decks[evaluate(game, node.args[0], ctx)]),
-    "kind_of": lambda game, node, ctx: evaluate(game, node.args[0], ctx),
-    "matches": _unsupported,
-    "choose": _unsupported,
+    "distance": lambda game, node, scope, a, b: _distance(game, a, b), "abs": lambda game, node, scope, x: abs(x),
+    "fits": lambda game, node, scope, shape, cells: bool(_placements(game, shape, cells)),
+    "placements": lambda game, node, scope, shape, cells: _placements(game, shape, cells),
+    "allowed": lambda game, node, scope, kind, cell: (lambda rule: rule is None or _truth(_eval(
+        game, rule, scope.bind(self_=cell, it=None, it_is_cell=False))))(_find(game.model.pieces, kind).place),
+    "left_of": lambda game, node, scope, p: _ring(scope, p)[0],
+    "right_of": lambda game, node, scope, p: _ring(scope, p)[-2],
+    "next_active": lambda game, node, scope, p: next(
+        (q for q in _ring(scope, p) if int(q) not in scope.state.finished), None),
+    "cell": lambda game, node, scope, name: encode(scope.board, game.grid.parse_name(name)),  # KeyError if none
+    "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
+    "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
+    "size": lambda game, node, scope, deck: len(scope.state.decks[deck]), "kind_of": lambda game, node, scope, k: k,
 }
 
 _NODES = {
-    ast.Number: _constant, ast.String: _constant, ast.Name: _name, ast.Attribute: _attribute,
-    ast.Index: _index, ast.Call: _call, ast.ListExpr: _list, ast.Range: _range, ast.Where: _where,
-    ast.Conditional: _conditional, ast.BinOp: _binop, ast.Not: _not, ast.Negate: _negate,
-    ast.Member: _membership, ast.ChartCall: _chart,
+    ast.Number: lambda game, node, scope: node.value, ast.String: lambda game, node, scope: node.value,
+    ast.ListExpr: lambda game, node, scope: tuple(_eval(game, item, scope) for item in node.items),
+    ast.Range: lambda game, node, scope: tuple(range(_eval(game, node.low, scope), _eval(game, node.high, scope) + 1)),
+    ast.Not: lambda game, node, scope: not _truth(_eval(game, node.operand, scope)),
+    ast.Negate: lambda game, node, scope: -_eval(game, node.operand, scope),
+    ast.Conditional: lambda game, node, scope: _eval(
+        game, node.then if _truth(_eval(game, node.condition, scope)) else node.otherwise, scope),
+    ast.Name: _name, ast.Attribute: _attribute, ast.Index: _index, ast.Call: _call, ast.Where: _where,
+    ast.BinOp: _binop, ast.Member: _member, ast.ChartCall: _chart,
 }

@@ -280,7 +280,10 @@ def state_from_json(game, data, force: bool = False) -> State:
     fields = data.get("state")
     if type(fields) is not dict:
         raise SaveError("the saved state has no `state` object")
-    return _Reader(game, fields).state()
+    try:
+        return _Reader(game, fields).state()
+    except RecursionError:
+        raise SaveError("the saved state is nested too deeply to be a state") from None
 
 
 class _Reader:

@@ -411,7 +411,8 @@ ERRORS = [
     pytest.param("chart", "-> 1", "E103", 1, 1, id="chart-without-keys"),
     pytest.param("chart", "1 2 3", "E101", 1, 5, id="chart-without-arrow"),
     pytest.param("expr", "(" * 300 + "a" + ")" * 300, "E106", 1, MAX_NESTING + 1, id="300-parentheses"),
-    pytest.param("expr", "[" * 150 + "f(" * 100, "E106", 1, MAX_NESTING + 1, id="deep-mixed-brackets"),
+    pytest.param("expr", "[" * 150 + "f(" * 100, "E106", 1, 150 + 2 * (MAX_NESTING - 150) + 2,
+                 id="deep-mixed-brackets"),
     pytest.param("expr", "", "E101", 1, 1, id="empty-expression"),
     pytest.param("expr", "   \n  ", "E101", 1, 1, id="blank-expression"),
     pytest.param("expr", "a +\n  * b", "E103", 2, 3, id="second-line"),
@@ -426,7 +427,7 @@ ERRORS = [
     pytest.param("effect", "place a", "E101", 1, 7, id="place-without-at"),
     pytest.param("effect", "if a {} else", "E101", 1, 12, id="else-without-block"),
     pytest.param("effect", "if a {} elif {}", "E103", 1, 14, id="elif-without-condition"),
-    pytest.param("effect", "set a == 1", "E103", 1, 7, id="set-with-comparison"),
+    pytest.param("effect", "set a == 1", "E103", 1, 8, id="set-with-comparison"),
     pytest.param("grid", "circle 4 x 4", "E103", 1, 1, id="grid-unknown-kind"),
     pytest.param("grid", "square 4 x", "E101", 1, 10, id="grid-missing-rows"),
     pytest.param("grid", "square 4 x 4,", "E101", 1, 13, id="grid-empty-option"),
@@ -561,7 +562,16 @@ def _compound(exprs):
     )
 
 
-EXPRS = st.recursive(LEAVES, _compound, max_leaves=10)
+def _depth(leaves, extend, depth):
+    """Trees at most `depth` levels deep: leaves, or one `extend` level over shallower trees."""
+    strategy = leaves
+    for _ in range(depth):
+        strategy = st.one_of(leaves, extend(strategy))
+    return strategy
+
+
+EXPRS = _depth(LEAVES, _compound, 3)
+SMALL_EXPRS = _depth(LEAVES, _compound, 2)  # inside statements
 TARGETS = st.builds(ast.Target, st.one_of(st.none(), NAMES), NAMES, st.just(SP))
 
 
@@ -585,7 +595,7 @@ def _simple_statements(e):
 
 
 def _block_statements(stmts):
-    e, body = EXPRS, _tuple(stmts)
+    e, body = SMALL_EXPRS, _tuple(stmts, max_size=2)
     return st.one_of(
         st.builds(ast.If, _tuple(st.tuples(e, body), min_size=1), body, st.just(SP)),
         st.builds(ast.For, NAMES, e, body, st.just(SP)),
@@ -594,13 +604,14 @@ def _block_statements(stmts):
     )
 
 
-STMTS = st.recursive(_simple_statements(EXPRS), _block_statements, max_leaves=6)
+STMTS = _depth(_simple_statements(SMALL_EXPRS), _block_statements, 2)
 LAYOUTS = st.one_of(st.none(), NAMES, st.builds(lambda x, y: f"{x}-{y}", NAMES, NAMES))
-CELL_NAMES = st.from_regex(r"\A[A-Z]{1,2}[0-9]{1,3}\Z")
+CELL_NAMES = st.builds(lambda letters, number: letters + str(number),
+                       st.text("ABCXYZ", min_size=1, max_size=2), st.integers(0, 999))
 
 FIELDS = {
     "expr": EXPRS,
-    "effect": _tuple(STMTS, max_size=4),
+    "effect": _tuple(STMTS, max_size=3),
     "chart": CHARTS,
     "grid": st.builds(ast.GridDecl, st.sampled_from(["square", "hex"]), LAYOUTS, INTS, INTS,
                       _tuple(st.tuples(NAMES, NAMES, st.just(SP))), st.just(SP)),

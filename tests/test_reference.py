@@ -13,6 +13,7 @@ expression must give the same value both ways.
 
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
@@ -48,7 +49,7 @@ SCORING = {
     "none comprehension": "none(c.colour == blue for c in cells)",
     "sum list": "sum([1, 2, 3]) + sum(1..gold)",
     "sum body": "sum(cells where occupied, value)",
-    "sum booleans": "sum(cells, occupied) + sum(cells, rare)",
+    "sum booleans": "sum(cells, occupied) + count(cells, rare) + sum([true, false, true])",
     "sum comprehension": "sum(c.weight * 2 for c in cells where occupied)",
     "min list": "min([4, 2, 7]) + min(cells where occupied, value)",
     "min comprehension": "min(c.value for c in cells where occupied)",
@@ -96,7 +97,7 @@ SCORING = {
     "groups": "count(groups(cells where occupied)) * 10 + max(groups(cells where colour == green), count(it))",
     "group index": "if any(cells, occupied) then count(groups(cells where occupied)[0]) else -1",
     "border": "count(border(cells where kind == ruby)) + count(border(home) where empty)",
-    "reaches": "count(cells where reaches(it, cells where kind == rock, via = cells where occupied))",
+    "reaches": "count(cells where kind == tree and reaches(it, cells where kind == rock, via = cells where occupied))",
     "reaches plain": "if reaches(cell(\"A1\"), cells where kind == tree) then 1 else 0",
     "fits": "(if fits(bar, cells where occupied) then 1 else 0) + (if fits(ell, cells where empty) then 2 else 0)",
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
@@ -116,7 +117,7 @@ SCORING = {
     "state values": "round * 100 + pot + (if d6 == none then 0 else count(1..6 where it == d6))",
     "decks and tokens": "size(pile) + count(tokens(cell(\"C3\"))) + sum(cells, count(held(it)))",
     "kind of": "if kind_of(ruby) == ruby then target else 0",
-    "marks": "count(cells where shaded)",
+    "marks": "count(middle where shaded) + (if cell(\"A1\").shaded then 10 else 0)",
 }
 
 # Top level, any type: the items of the `verdict:` list.
@@ -159,7 +160,6 @@ WITH_SELF = {
     "self distance": "sum(cells where occupied, distance(it, self))",
     "self reaches": "reaches(self, corners)",
     "self allowed": "allowed(tree, self)",
-    "self score": "left.score",
     "self held": "count(held()) + count(tokens())",
     "self define": "near(self, jade)",
 }
@@ -199,7 +199,7 @@ pieces:
     value: 1
     weight: 3
     variable: [colour, value]
-    score: count(adjacent where kind == tree) + value
+    score: count(adjacent where kind == tree) + (if occupied then value else 0)
     marks: {{shaded: surrounding}}
   probe:
     colour: blue
@@ -286,26 +286,28 @@ def setup(board) -> Setup:
 
 @st.composite
 def positions(draw, setup):
-    """A random state: pieces with overridden attributes, variables, dice, decks; and me, self."""
+    """A random state, and `me` and `self` in it.
+
+    Boards are filled from a drawn seed at a drawn density (so empty and full
+    boards come up); variables, dice, decks and finished players are drawn.
+    """
     game = setup.game
     state = setup.starts[draw(st.integers(2, 4))].clone()
     seats = state.players
-    piece = st.tuples(st.sampled_from(KINDS), st.sampled_from(seats),
-                      st.none() | st.sampled_from(COLOURS), st.none() | st.integers(-2, 6))
+    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    density = draw(st.sampled_from((0.0, 0.3, 0.6, 0.9, 1.0)))
     for board in range(len(state.kind)):
         for cell in game.grid.cells:
-            got = draw(st.none() | piece)
-            if got is None:
-                continue
-            kind, owner, colour, value = got
-            state.kind[board][cell], state.owner[board][cell] = kind, owner
-            extra = {k: v for k, v in (("colour", colour), ("value", value)) if v is not None}
-            if extra:
-                state.attrs[board][cell] = extra
-    for board, cell in draw(st.lists(st.tuples(st.integers(0, len(state.kind) - 1),
-                                               st.sampled_from(game.grid.cells)), max_size=4)):
-        state.held[board][cell] = tuple(draw(st.lists(st.sampled_from(KINDS), max_size=2)))
-        state.tokens[board][cell] = tuple(draw(st.lists(st.sampled_from(KINDS), max_size=2)))
+            if rng.random() < density:
+                state.kind[board][cell] = rng.choice(KINDS)
+                state.owner[board][cell] = rng.choice(seats)
+                extra = {"colour": rng.choice(COLOURS), "value": rng.randint(-2, 6)}
+                extra = {k: v for k, v in extra.items() if rng.random() < 0.3}
+                if extra:
+                    state.attrs[board][cell] = extra
+            if rng.random() < 0.1:
+                state.held[board][cell] = tuple(rng.choices(KINDS, k=rng.randint(0, 2)))
+                state.tokens[board][cell] = tuple(rng.choices(KINDS, k=rng.randint(0, 2)))
     for seat in seats:
         state.pvars[seat]["gold"] = draw(st.integers(-3, 9))
         state.pvars[seat]["mark"] = draw(st.sampled_from(KINDS))

@@ -1,0 +1,103 @@
+"""Write the golden playthroughs: seeded games of every bundled pack, move by move.
+
+    python tests/playthroughs/make.py              # every bundled pack
+    python tests/playthroughs/make.py connect4     # some packs only
+
+For each pack and each seed in SEEDS, random agents play a whole game and
+`<pack>-<seed>.json` (next to this script) records: the pack, the seed,
+the players, every move with its seat and the number of legal moves that
+seat had, and the final scores. tests/test_playthroughs.py replays the
+moves and checks that the counts and scores are the same, so any change
+in the engine's behaviour shows up there. After an intended change, run
+this script again and review the diff of the files.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from boardrule.dsl.extends import bundled_pack_names
+from boardrule.dsl.pack import load_pack
+from boardrule.interpreter.agents import make_agent
+from boardrule.interpreter.flow import apply, initial_state, legal_moves, waiting
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.moves import move_text
+from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.values import PLAYERS
+
+HERE = Path(__file__).resolve().parent
+SEEDS = (1, 2, 3)
+MAX_MOVES = 5_000
+
+
+def agent_seed(seed: int, index: int) -> int:
+    """The seed of the random agent of the `index`-th player (0-based) in game `seed`."""
+    return seed * 100 + index
+
+
+def play(game, seed: int, pack: str | None = None) -> dict:
+    """One seeded game with random agents, as a playthrough record (`pack`: its bundled name)."""
+    state = initial_state(game, None, seed)
+    agents = {seat: make_agent("random", agent_seed(seed, i)) for i, seat in enumerate(state.players)}
+    steps = []
+    while state.phase != "over":
+        if len(steps) >= MAX_MOVES:
+            raise RuntimeError(f"{game.id} seed {seed}: no end after {MAX_MOVES} moves")
+        seat = waiting(state)[0]
+        moves = legal_moves(game, state, seat)
+        move = agents[seat](game, state, seat, moves)
+        steps.append([seat, len(moves), move_text(move, game.grid)])
+        state = apply(game, state, move)
+    result = outcome(game, state)
+    return {
+        "pack": pack or game.id,  # the bundled name, for load_pack
+        "pack_hash": game.pack_hash,  # for information: the test replays even if the pack changed
+        "engine_version": game.engine_version,
+        "seed": seed,
+        "players": len(state.players),
+        "options": {},
+        "agents": f"random, seeded {seed} * 100 + player index",
+        "steps": steps,  # [seat, number of legal moves of that seat, the move played]
+        "scores": {repr(PLAYERS[s]): result.sheets[s].total for s in state.players},
+        "terms": {repr(PLAYERS[s]): result.sheets[s].by_label() for s in state.players},
+        "winners": [repr(PLAYERS[s]) for s in result.winners],
+    }
+
+
+def dumps(record: dict) -> str:
+    """JSON with one step per line, so that a change shows as a readable diff."""
+    lines = ["{"]
+    items = list(record.items())
+    for index, (key, value) in enumerate(items):
+        comma = "," if index < len(items) - 1 else ""
+        if key == "steps":
+            lines.append(f'  "steps": [')
+            for i, step in enumerate(value):
+                lines.append("    " + json.dumps(step, ensure_ascii=False) + ("," if i < len(value) - 1 else ""))
+            lines.append("  ]" + comma)
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def path_for(pack: str, seed: int) -> Path:
+    return HERE / f"{pack}-{seed}.json"
+
+
+def main(argv) -> int:
+    names = argv or bundled_pack_names()
+    for name in names:
+        game = compile_game(load_pack(name))
+        for seed in SEEDS:
+            record = play(game, seed, name)
+            path = path_for(name, seed)
+            path.write_text(dumps(record), encoding="utf-8")
+            print(f"{path.name}: {len(record['steps'])} moves, scores {record['scores']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

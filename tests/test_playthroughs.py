@@ -1,0 +1,80 @@
+"""Golden playthroughs: stored seeded games replayed move by move.
+
+Each tests/playthroughs/<pack>-<seed>.json (written by
+tests/playthroughs/make.py) holds a whole game: every move with the seat
+that made it and how many legal moves that seat had, and the final scores.
+Replaying it must give exactly the same counts and scores: when the engine
+(or a pack) changes behaviour, this fails and says where. If the change is
+intended, run `python tests/playthroughs/make.py PACK` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from boardrule.dsl.diagnostics import BoardruleError
+from boardrule.dsl.extends import bundled_pack_names
+from boardrule.dsl.pack import load_pack
+from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.values import PLAYERS
+
+FOLDER = Path(__file__).resolve().parent / "playthroughs"
+FILES = sorted(FOLDER.glob("*.json"))
+REMAKE = "python tests/playthroughs/make.py"
+_GAMES = {}
+
+
+def game_of(pack):
+    if pack not in _GAMES:
+        _GAMES[pack] = compile_game(load_pack(pack))
+    return _GAMES[pack]
+
+
+@pytest.mark.parametrize("pack", bundled_pack_names())
+def test_every_bundled_pack_has_a_playthrough(pack):
+    stored = [p.name for p in FILES if p.name.rsplit("-", 1)[0] == pack]
+    assert stored, (f"the bundled pack `{pack}` has no stored playthrough in {FOLDER}; "
+                    f"run `{REMAKE} {pack}` and commit the files it writes")
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_playthrough_replays_the_same(path):
+    record = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("pack", "seed", "players", "steps", "scores"):
+        assert key in record, f"{path.name} has no `{key}`; remake it with `{REMAKE}`"
+    pack = record["pack"]
+    assert pack in bundled_pack_names(), f"{path.name} is for `{pack}`, which is not a bundled pack (any more)"
+    game = game_of(pack)
+    state = initial_state(game, record["players"], record["seed"], record.get("options") or {})
+    changed = (f"\nthe engine or the pack `{pack}` behaves differently; if that is intended, "
+               f"run `{REMAKE} {pack}` and review the diff")
+    for index, (seat, count, text) in enumerate(record["steps"]):
+        where = f"{path.name}, step {index + 1} ({PLAYERS[seat]!r} `{text}`)"
+        assert state.phase != "over", f"{where}: the game is already over{changed}"
+        assert waiting(state) and waiting(state)[0] == seat, \
+            f"{where}: the game waits for {[PLAYERS[s] for s in waiting(state)]}{changed}"
+        moves = legal_moves(game, state, seat)
+        assert len(moves) == count, f"{where}: {len(moves)} legal moves, the playthrough has {count}{changed}"
+        try:
+            move = parse_move(game, state, seat, text)
+        except BoardruleError as err:
+            pytest.fail(f"{where}: the move is not legal any more: {err.diagnostic.message}{changed}")
+        state = apply(game, state, move)
+    assert state.phase == "over", f"{path.name}: the game is not over after its {len(record['steps'])} moves{changed}"
+    result = outcome(game, state)
+    scores = {repr(PLAYERS[s]): result.sheets[s].total for s in state.players}
+    assert scores == record["scores"], \
+        f"{path.name}: final scores {scores}, the playthrough has {record['scores']}{changed}"
+    if "terms" in record:
+        terms = {repr(PLAYERS[s]): result.sheets[s].by_label() for s in state.players}
+        assert terms == record["terms"], \
+            f"{path.name}: score terms {terms}, the playthrough has {record['terms']}{changed}"
+    if "winners" in record:
+        winners = [repr(PLAYERS[s]) for s in result.winners]
+        assert winners == record["winners"], \
+            f"{path.name}: winners {winners}, the playthrough has {record['winners']}{changed}"
