@@ -84,7 +84,7 @@ class Session:
             moves = flow.legal_moves(self.game, self.state, seat)
             if seat in self.agents:
                 move = self.agents[seat](self.game, self.state, seat, moves)
-                click.echo(f"{PLAYERS[seat]!r} ({self.seat_of[seat]}): {api.move_text(move, self.game.grid)}")
+                click.echo(f"{PLAYERS[seat]!r} ({self.seat_of[seat]}): {api.move_text(move, self.game)}")
                 self._apply(move)
                 continue
             if not self._human_turn(seat, moves):
@@ -99,7 +99,7 @@ class Session:
             self._save(self.save_path, quiet=True)
 
     def _human_turn(self, seat, moves) -> bool:
-        menu = [api.move_text(m, self.game.grid) for m in moves]
+        menu = [api.move_text(m, self.game) for m in moves]
         click.echo(f"{PLAYERS[seat]!r} to move ({len(moves)} legal moves; `moves` lists them, `help` for more)")
         while True:
             try:

@@ -6,6 +6,7 @@ half-way never leaves a damaged state behind.
 
 from __future__ import annotations
 
+from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, NeedChoice, Player, RuleError
 
 MAX_LOOP = 10_000
@@ -15,6 +16,7 @@ class EffectCompiler:
     def __init__(self, game, checked, exprs):
         self.game = game
         self.resolved = checked.resolved
+        self.types = checked.types
         self.exprs = exprs
 
     def block(self, stmts):
@@ -204,6 +206,9 @@ class EffectCompiler:
 
     def s_Choose(self, node):
         source, body, var, optional = self.e(node.source), self.block(node.body), node.var, node.optional
+        # answers are printed by type; the state keeps the index of the type
+        item = len(self.game.choice_types)
+        self.game.choice_types.append(item_type(self.types.get(node.source, ANY)))
 
         def run_choose(ctx):
             options = tuple(source(ctx))
@@ -216,9 +221,9 @@ class EffectCompiler:
                 if pick is None and optional:
                     return
                 if pick not in options:
-                    raise NeedChoice(options, optional, node.span)
+                    raise NeedChoice(options, optional, node.span, item)
             else:
-                raise NeedChoice(options, optional, node.span)
+                raise NeedChoice(options, optional, node.span, item)
             ctx.env[var] = pick
             body(ctx)
             ctx.env.pop(var, None)

@@ -106,9 +106,10 @@ def legal_moves(game, state: State, seat: int) -> list:
     if pending is None or state.phase == "over":
         return []
     if pending.choice is not None:
-        move, options, optional = pending.choice
-        moves = [Move(seat, move.action, move.args, move.answers + (o,)) for o in options]
-        return moves + ([Move(seat, move.action, move.args, move.answers + (None,))] if optional else [])
+        move, options, optional, type_index = pending.choice
+        types = move.answer_types + (game.choice_types[type_index],)
+        moves = [Move(seat, move.action, move.args, move.answers + (o,), types) for o in options]
+        return moves + ([Move(seat, move.action, move.args, move.answers + (None,), types)] if optional else [])
     moves = []
     for name in pending.actions:
         moves.extend(action_moves(game, state, seat, game.actions[name]))
@@ -158,13 +159,13 @@ def apply(game, state: State, move: Move) -> State:
             _run_action(game, new, move)
         except NeedChoice as need:
             asking = state.clone()
-            asking.pending[move.seat].choice = (move, need.options, need.optional)
+            asking.pending[move.seat].choice = (move, need.options, need.optional, need.item_type)
             return asking
         new.pending[move.seat].choice = None
         new.pending[move.seat].moved = True
         if not new.pending[move.seat].repeat or not _has_action(game, new, move.seat):
             _close(game, new, move.seat)
-    new.log.append(["move", move.seat, move_text(move, game.grid)])
+    new.log.append(["move", move.seat, move_text(move, game)])
     if game.check_end == "turn":
         _check_end(game, new)
     _advance(game, new)
@@ -176,7 +177,7 @@ def parse_move(game, state: State, seat: int, text: str) -> Move:
     key = normalise_text(text)
     moves = legal_moves(game, state, seat)
     for move in moves:
-        if normalise_text(move_text(move, game.grid)) == key:
+        if normalise_text(move_text(move, game)) == key:
             return move
     if seat not in state.pending:
         raise IllegalMoveError(_not_waiting(game, state, seat), code="E501")
@@ -223,7 +224,7 @@ def explain_illegal(game, state, move) -> str:
     ctx = game.ctx(state, me=PLAYERS[move.seat])
     for (name, domain), node_pair, value in zip(action.params, action.param_nodes, move.args):
         if value not in domain(ctx):
-            text = move_text(Move(move.seat, "", (value,)), game.grid).strip()
+            text = move_text(Move(move.seat, move.action, (value,)), game.grid).split(" ", 1)[-1]
             return f"parameter `{name}` of `{action.name}`: {text} is not one of `{_source(node_pair[1])}`"
         ctx.env[name] = value
     if action.when is not None and not action.when(ctx):

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from boardrule import __version__
 from boardrule.dsl.diagnostics import PackError
+from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter import geometry
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.context import Ctx
@@ -107,6 +108,7 @@ def compile_game(pack) -> Game:
     if seats_max > MAX_SEATS:
         raise PackError(f"at most {MAX_SEATS} seats are supported", code="E301", span=model.game.players.span)
     game = Game(pack, grid, seats_max)
+    game.choice_types = []  # the item type of every `choose`, by index
     exprs = ExprCompiler(game, pack.checked)
     effects = EffectCompiler(game, pack.checked, exprs)
     _tables(game, model)
@@ -283,6 +285,9 @@ def _actions(game, model, exprs, effects):
             effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
             label=action.label, span=action.span)
     game.action_index = {name: a.index for name, a in game.actions.items()}
+    types = game.pack.checked.types
+    game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
+                        for a in model.actions}
 
 
 def _flow(game, model, exprs, effects):

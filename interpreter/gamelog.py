@@ -70,7 +70,7 @@ def record(game, state: State, players: int | None = None, seed: int = 0, option
     pending = []
     for seat, decision in state.pending.items():
         if decision.choice is not None:
-            pending.append([int(seat), move_text(decision.choice[0], game.grid)])
+            pending.append([int(seat), move_text(decision.choice[0], game)])
     data = {
         "format": FORMAT_VERSION,
         "type": LOG_TYPE,

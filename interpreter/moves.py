@@ -28,9 +28,12 @@ class Move:
     action: str
     args: tuple = ()
     answers: tuple = ()
+    # the static type of each answer, for printing (a number is not a cell)
+    answer_types: tuple = attrs.field(default=(), eq=False, repr=False)
 
 
-def value_text(value, grid) -> str:
+def value_text(value, grid, value_type=None) -> str:
+    """A value as written in moves: cells by name, numbers as numbers."""
     if value is None:
         return "-"
     if isinstance(value, Player):
@@ -38,18 +41,29 @@ def value_text(value, grid) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
+        if value_type is not None and value_type.name in ("number", "boolean"):
+            return str(value)
         return grid.name(value & CELL_MASK)
     if isinstance(value, tuple):
-        return "+".join(value_text(v, grid) for v in value) or "-"
+        item = value_type.item if value_type is not None and value_type.is_list else None
+        return "+".join(value_text(v, grid, item) for v in value) or "-"
     return str(value)
 
 
-def move_text(move: Move, grid) -> str:
-    """The stable notation of a move (without the seat)."""
-    parts = [move.action] + [value_text(a, grid) for a in move.args]
+def move_text(move: Move, game) -> str:
+    """The stable notation of a move (without the seat).
+
+    `game` gives the grid and the types of the action's parameters; a bare
+    grid is accepted too (every whole number then prints as a cell).
+    """
+    grid = getattr(game, "grid", game)
+    types = getattr(game, "param_types", {}).get(move.action, ())
+    parts = [move.action] + [value_text(a, grid, types[i] if i < len(types) else None)
+                             for i, a in enumerate(move.args)]
     text = " ".join(parts)
-    for answer in move.answers:
-        text += " / " + value_text(answer, grid)
+    answer_types = move.answer_types
+    for i, answer in enumerate(move.answers):
+        text += " / " + value_text(answer, grid, answer_types[i] if i < len(answer_types) else None)
     return text
 
 

@@ -98,13 +98,11 @@ def _member(game, node, scope):
 
 
 def _chart(game, node, scope):
-    """The value under the key holding x: `3` is exactly 3, `3+` 3 or more, `3-5` 3 to 5; else 0 (or "")."""
+    """The value of the column with the greatest start not above x; below the first column 0 (or "")."""
     x = _eval(game, node.value, scope)
     chart = game.model.charts[node.chart.id] if isinstance(node.chart, ast.ChartName) else node.chart
-    for key, value in zip(chart.keys, chart.values):
-        if x is not None and key.low <= x and (key.high is None or x <= key.high):
-            return value
-    return "" if chart.values and isinstance(chart.values[0], str) else 0
+    columns = [(key.low, value) for key, value in zip(chart.keys, chart.values) if x is not None and key.low <= x]
+    return max(columns)[1] if columns else "" if chart.values and isinstance(chart.values[0], str) else 0
 
 
 # ------------------------------------------------------------------ names
@@ -334,11 +332,11 @@ def _groups(game, cells):
 
 
 def _reaches(game, node, scope, start, targets):
-    """Whether a path start, v1 .. vk, t links start to a target t != start (k >= 0, each v in `via`)."""
+    """Whether a path from start through one or more `via` cells ends on, or next to, a target (not start)."""
     via = [k.value for k in node.kwargs if k.name == "via"]
     allowed = set(_eval(game, via[0], scope) if via else _cells(game, scope.board))
-    goal = set(targets) - {start}
-    return any(n in goal for c in _flood(game, start, allowed) for n in _adjacent(game.grid, c))
+    path, goal = _flood(game, start, allowed) - {start}, set(targets) - {start}
+    return any(c in goal or any(n in goal for n in _adjacent(game.grid, c)) for c in path)
 
 
 def _distance(game, a, b):

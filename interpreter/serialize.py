@@ -209,10 +209,11 @@ def _pending_to_json(game, seat, pending: Pending) -> dict:
     where = f"pending[{seat!r}]"
     choice = None
     if pending.choice is not None:
-        move, options, optional = pending.choice
+        move, options, optional, type_index = pending.choice
         choice = {"move": _move_to_json(game, move, where + ".choice.move"),
                   "options": encode_value(options, where + ".choice.options", game),
-                  "optional": encode_value(optional, where + ".choice.optional", game)}
+                  "optional": encode_value(optional, where + ".choice.optional", game),
+                  "type": type_index}
     return {"seat": encode_value(seat, where, game),
             "actions": encode_value(pending.actions, where + ".actions", game),
             "repeat": encode_value(pending.repeat, where + ".repeat", game), "choice": choice,
@@ -464,8 +465,8 @@ class _Reader:
     def choice(self, data, where, seats):
         if data is None:
             return None
-        if type(data) is not dict or not {"move", "options", "optional"} <= set(data):
-            raise SaveError(f"{where}: expected null or an object with move, options and optional")
+        if type(data) is not dict or not {"move", "options", "optional", "type"} <= set(data):
+            raise SaveError(f"{where}: expected null or an object with move, options, optional and type")
         move = _move_from_json(self.game, data["move"], where + ".move", seats)
         options = decode_value(data["options"], where + ".options", self.game)
         if type(options) is not tuple:
@@ -473,7 +474,10 @@ class _Reader:
         optional = data["optional"]
         if type(optional) is not bool:
             raise SaveError(f"{where}.optional: expected true or false, got {_describe(optional)}")
-        return (move, options, optional)
+        type_index = data["type"]
+        if type(type_index) is not int or not 0 <= type_index < len(self.game.choice_types):
+            raise SaveError(f"{where}.type: expected the index of a choice of the pack, got {type_index!r}")
+        return (move, options, optional, type_index)
 
 
 def _move_from_json(game, data, where, seats) -> Move:

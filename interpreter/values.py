@@ -59,8 +59,9 @@ class RuleError(Exception):
 class NeedChoice(Exception):
     """An effect asks the acting player to choose; the flow turns it into moves."""
 
-    def __init__(self, options, optional: bool, span):
+    def __init__(self, options, optional: bool, span, item_type=None):
         super().__init__("a choice is needed")
         self.options = tuple(options)
         self.optional = optional
         self.span = span
+        self.item_type = item_type

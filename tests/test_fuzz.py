@@ -208,6 +208,100 @@ def _statements(expr):
 
 effects = _statements(expressions)
 
+
+# Type-directed expressions: mostly well typed, so they pass the checker and
+# reach the compiler and the interpreter. `it` is a cell inside `where`.
+def _typed(kind: str, depth: int, _cache={}):
+    key = (kind, depth)
+    if key in _cache:
+        return _cache[key]
+    leaves = {
+        "num": st.one_of(st.integers(-2, 5).map(str), st.sampled_from(
+            ["total", "gold", "round", "me.score", "me.seat", "count(cells)", "x", "y"])),
+        "bool": st.sampled_from(["true", "false", "empty", "occupied", "kind == stone", "color == red",
+                                 "me.finished"]),
+        "cells": st.sampled_from(["cells", "edge", "corners", "center", "home", "adjacent", "me.cells", "[]"]),
+        "cell": st.sampled_from(['cell("A1")', 'cell("D4")', "it", "self", "cells[0]", "cells[15]"]),
+        "player": st.sampled_from(["me", "left", "right", "players[0]", "players[2]"]),
+        "sym": st.sampled_from(["stone", "flag", "red", "kind", "none", "kinds[0]"]),
+    }
+    if depth == 0:
+        _cache[key] = leaves[kind]
+        return leaves[kind]
+    n, b, cs, c, p, s = (_typed(k, depth - 1) for k in ("num", "bool", "cells", "cell", "player", "sym"))
+    t2 = lambda a, b2, f: st.tuples(a, b2).map(lambda t: f.format(*t))
+    t3 = lambda a, b2, c2, f: st.tuples(a, b2, c2).map(lambda t: f.format(*t))
+    combos = {
+        "num": [t3(n, st.sampled_from(["+", "-", "*", "/", "%"]), n, "{} {} {}"), n.map("-{}".format),
+                n.map("abs({})".format), cs.map("count({})".format), t2(cs, n, "sum({}, {})"),
+                t2(cs, n, "max({}, {})"), t2(n, n, "min({}, {})"), t2(c, c, "distance({}, {})"),
+                n.map("chart({}, bonus)".format), n.map("chart({}, 1 2 3+ -> 1 3 6)".format),
+                t3(b, n, n, "if {} then {} else {}"), p.map("{}.score".format), p.map("{}.seat".format),
+                t2(n, n, "sum(({}) .. ({}))"), t2(cs, b, "count({} where {})"),
+                t2(cs, n, "distinct({}, {})"), cs.map("count(groups({}))".format),
+                c.map("count(held({}))".format), t2(n, n, "[{}, {}][0]"), n.map("({})".format)],
+        "bool": [t3(b, st.sampled_from(["and", "or"]), b, "{} {} {}"), b.map("not {}".format),
+                 t3(n, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), n, "{} {} {}"),
+                 t2(c, cs, "{} in {}"), t2(c, cs, "{} not in {}"), t2(cs, b, "any({}, {})"),
+                 t2(cs, b, "all({}, {})"), cs.map("none({})".format), cs.map("fits(line, {})".format),
+                 t2(c, cs, "reaches({}, {})"), t3(c, cs, cs, "reaches({}, {}, via = {})"),
+                 c.map("allowed(stone, {})".format), t2(s, s, "{} == {}"), p.map("{}.finished".format),
+                 t2(p, p, "{} == {}")],
+        "cells": [t2(cs, b, "{} where {}"), c.map("adjacent({})".format), c.map("surrounding({})".format),
+                  c.map("row({})".format), c.map("column({})".format), cs.map("border({})".format),
+                  t2(cs, cs, "{} + {}"), t2(c, c, "[{}, {}]"), p.map("{}.cells".format),
+                  cs.map("placements(line, {})[0]".format), st.just("matches(line)[0]"),
+                  t3(b, cs, cs, "if {} then {} else {}")],
+        "cell": [t2(cs, n, "{}[{}]"), t3(b, c, c, "if {} then {} else {}")],
+        "player": [p.map("left_of({})".format), p.map("right_of({})".format), p.map("next_active({})".format),
+                   t2(st.sampled_from(["players", "others"]), n, "{}[{}]")],
+        "sym": [c.map("{}.kind".format), s.map("kind_of({})".format), t2(st.just("kinds"), n, "{}[{}]"),
+                t3(b, s, s, "if {} then {} else {}")],
+    }
+    made = st.one_of(leaves[kind], *combos[kind])
+    _cache[key] = made
+    return made
+
+
+typed_expressions = st.sampled_from(["num", "bool", "cells"]).flatmap(lambda k: _typed(k, 3))
+FIELD_KIND = {"SCORE": "num", "WHEN": "bool", "END": "bool", "PARAM": "cells"}
+
+
+@st.composite
+def typed_field(draw):
+    """A field of the host pack and a well-typed expression for it."""
+    field = draw(st.sampled_from(EXPR_FIELDS))
+    return field, draw(_typed(FIELD_KIND[field], draw(st.integers(1, 3))))
+
+
+def _typed_statements():
+    n, b, cs, c, p, s = (_typed(k, 2) for k in ("num", "bool", "cells", "cell", "player", "sym"))
+    t2 = lambda a, b2, f: st.tuples(a, b2).map(lambda t: f.format(*t))
+    t3 = lambda a, b2, c2, f: st.tuples(a, b2, c2).map(lambda t: f.format(*t))
+    simple = st.one_of(
+        t2(s, st.sampled_from(["cell", "c"]), "place {} at {}"), st.just("place stone at cell"),
+        t2(s, c, "place {} at {}"), c.map("remove {}".format), cs.map("remove {}".format),
+        t2(st.sampled_from(["cell", "c"]), s, "replace {} with {}"), t2(s, c, "store {} into {}"),
+        t2(s, c, "unstore {} from {}"), t2(s, c, "remove {} from {}"), t3(s, c, c, "move {} from {} to {}"),
+        t2(st.sampled_from(["total", "gold", "me.gold"]), n, "set {} = {}"),
+        t2(st.sampled_from(["total +=", "gold -="]), n, "{} {}"), n.map("score {}".format),
+        p.map("finish {}".format), st.just("rotate gold"), t2(s, c, "emit ping with kind = {}, cell = {}"),
+        st.just("place stone at cell with color = blue"),
+    )
+
+    def compound(inner):
+        block = st.lists(inner, min_size=1, max_size=3).map(lambda ss: "{ " + "\n".join(ss) + " }")
+        return st.one_of(
+            st.tuples(b, block, block).map(lambda t: f"if {t[0]} {t[1]} else {t[2]}"),
+            st.tuples(cs, block).map(lambda t: f"for c in {t[0]} {t[1]}"),
+            st.tuples(cs, block).map(lambda t: f"choose c from {t[0]} {t[1]}"),
+            st.tuples(cs, block).map(lambda t: f"choose optional c from {t[0]} {t[1]}"),
+        )
+    return st.lists(st.recursive(simple, compound, max_leaves=5), min_size=1, max_size=4).map("\n".join)
+
+
+typed_effects = _typed_statements()
+
 HOST = """\
 game: {id: fuzz, name: Fuzz, players: 1..3}
 board:

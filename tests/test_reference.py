@@ -3,12 +3,15 @@ reference evaluator (interpreter/reference.py) on random states.
 
 One test pack, on three boards (square, square with diagonal adjacency, and
 hex with a board per player), declares piece kinds with attributes, regions,
-shapes, charts, a definition with parameters and player variables. The
-expressions under test are its `scoring:` terms (numbers and truth values,
-checked at top level), the items of its `verdict:` list (values of any type,
-checked at top level) and the items of the `place:` rule of the `probe` piece
-(checked with `self` a cell). Hypothesis fills the boards at random and every
-expression must give the same value both ways.
+shapes, charts, definitions with parameters, dice, a deck and player
+variables. The expressions under test are its `scoring:` terms (numbers and
+truth values, checked at top level), the items of its `verdict:` list (any
+value, checked at top level) and the items of the `place:` rule of its
+`probe` piece (checked with `self` a cell). Hypothesis fills the boards at
+random; every expression must give the same value both ways.
+
+Disagreements found so far are listed in KNOWN, kept out of the main pack
+(a fix may well make the checker reject them) and pinned by strict xfails.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter import flow, reference
 from boardrule.interpreter.exprs import ExprCompiler
 from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.values import PLAYERS, RuleError, encode
+from boardrule.interpreter.values import PLAYERS, encode
 
 settings.register_profile("reference", max_examples=100, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -81,6 +85,7 @@ SCORING = {
     "chart open": "chart(count(cells where occupied), bonus)",
     "chart ranges": "chart(gold, tiers)",
     "chart inline": "chart(count(cells where kind == jade), 0 1 2 3+ -> 0 1 3 9)",
+    "chart steps": "chart(gold, 1 3 5 -> 10 30 50) + chart(gold, 0-2 3-4 -> 1 2) + chart(-1, bonus)",
     "chart text": "if chart(gold, 0-4 5+ -> \"poor\" \"rich\") == \"rich\" then 1 else 0",
     # attributes of cells, of kinds, of player variables
     "cell attributes": "cell(\"B2\").x * 10 + cell(\"B2\").y + (if cell(\"C3\").name == \"C3\" then 1 else 0)",
@@ -98,6 +103,8 @@ SCORING = {
     "group index": "if any(cells, occupied) then count(groups(cells where occupied)[0]) else -1",
     "border": "count(border(cells where kind == ruby)) + count(border(home) where empty)",
     "reaches": "count(cells where kind == tree and reaches(it, cells where kind == rock, via = cells where occupied))",
+    "reaches needs a via cell": "if reaches(cell(\"A1\"), [cell(\"B1\")], via = []) then 1 else 0",
+    "reaches via trees": "count(cells where kind == rock and reaches(it, cells where kind == rock, via = cells where kind == tree))",
     "reaches plain": "if reaches(cell(\"A1\"), cells where kind == tree) then 1 else 0",
     "fits": "(if fits(bar, cells where occupied) then 1 else 0) + (if fits(ell, cells where empty) then 2 else 0)",
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
@@ -160,23 +167,41 @@ WITH_SELF = {
     "self distance": "sum(cells where occupied, distance(it, self))",
     "self reaches": "reaches(self, corners)",
     "self allowed": "allowed(tree, self)",
+    "self score": "left.score * 100 + right.score",
     "self held": "count(held()) + count(tokens())",
     "self define": "near(self, jade)",
 }
 
-# Disagreements found: excluded from the random test, each pinned by an xfail test below.
+# Disagreements between the two paths: name -> (needs self, board, expression, scenario, what is wrong).
+# A scenario: players, me (seat), self (cell name), pieces {cell name: (kind, owner seat)}.
 KNOWN = {
+    "a player is not a cell": (
+        False, "square", "count(cells, it == me) * 10 + (if me in cells then 1 else 0)",
+        dict(players=2, me=0, pieces={}),
+        "interpreter/values.py: Player subclasses int without its own __eq__, so P1 == cell A1 (0 on board 0) "
+        "and `me in cells` holds, though the module promises a cell and a player never compare equal"),
+    "adjacent() when it is a player": (
+        True, "square", "sum(players, count(adjacent())) * 10 + sum(players, count(held()))",
+        dict(players=2, me=0, self="C3", pieces={}),
+        "interpreter/functions.py _subject: uses `it` whenever it is set, even a player; the checker accepted "
+        "the call because `self` is a cell, so the player's seat number is read as a cell index"),
+    "seat 1 counts as true": (
+        False, "square", "count(cells, owner) + count(p for p in players) * 10 + count(cells where not owner) * 100",
+        dict(players=2, me=0, pieces={"A1": ("ruby", 0), "B1": ("jade", 1)}),
+        "non-boolean bodies of count/any/all/none and operands of `not` pass the checker; the compiler then "
+        "uses Python truth, so P1 (Player(0)) and cell A1 of board 0 are false"),
+    "placements on another board": (
+        False, "hex-boards", "placements(bar, left.cells where empty)",
+        dict(players=2, me=0, pieces={}),
+        "interpreter/functions.py _placements_on: re-encodes the cells on the current player's board "
+        "(ctx.board), so placements on another player's cells come back as cells of mine"),
 }
 
 
-def _block(text: str, indent: int) -> str:
-    return textwrap.indent(text, " " * indent).lstrip()
-
-
-def pack_text(grid: str, shared: bool) -> str:
+def pack_text(grid: str, shared: bool, extra_top=(), extra_self=()) -> str:
     scoring = "\n".join(f"  {name}: |-\n    {expr}" for name, expr in SCORING.items())
-    verdict = ",\n".join(f"    {expr}" for expr in VALUES.values())
-    probe = ",\n".join(f"        {expr}" for expr in WITH_SELF.values())
+    verdict = ",\n".join(f"    {expr}" for expr in tuple(VALUES.values()) + tuple(extra_top))
+    probe = ",\n".join(f"        {expr}" for expr in tuple(WITH_SELF.values()) + tuple(extra_self))
     return f"""
 game:
   id: reference
@@ -250,25 +275,32 @@ verdict: |-
 """
 
 
-BOARDS = {
-    "square": ("square 5 x 5", True),
-    "square-all": ("square 5 x 5, adjacency all", True),
-    "hex-boards": ("hex flat-odd 5 x 5", False),
+SLOW = {"self score"}  # runs the whole score sheet: tested on its own below
+
+BOARDS = {  # name -> grid, shared board, examples
+    "square": ("square 5 x 5", True, 100),
+    "hex-boards": ("hex flat-odd 5 x 5", False, 100),
+    "square-all": ("square 5 x 5, adjacency all", True, 50),
 }
 
 
 class Setup:
-    """A compiled test pack, the expressions under test and their closures."""
+    """A compiled test pack, the expressions under test, their nodes and closures."""
 
-    def __init__(self, board):
-        self.pack = load_pack_text(pack_text(*BOARDS[board]))
+    def __init__(self, board, known=False):
+        grid, shared, _ = BOARDS[board]
+        extra = {name: entry for name, entry in KNOWN.items() if known and entry[1] == board}
+        tops = {name: e[2] for name, e in extra.items() if not e[0]}
+        selfs = {name: e[2] for name, e in extra.items() if e[0]}
+        self.pack = load_pack_text(pack_text(grid, shared, tops.values(), selfs.values()))
         self.game = compile_game(self.pack)
         model = self.pack.model
         probe = next(p for p in model.pieces if p.name == "probe")
-        nodes = {name: (t.expr, False) for name, t in zip(SCORING, model.scoring)}
-        nodes.update({name: (n, False) for name, n in zip(VALUES, model.verdict.items)})
-        nodes.update({name: (n, True) for name, n in zip(WITH_SELF, probe.place.left.items)})
-        nodes["tree score"] = (next(p for p in model.pieces if p.name == "tree").score, True)
+        tree = next(p for p in model.pieces if p.name == "tree")
+        nodes = {name: (term.expr, False) for name, term in zip(SCORING, model.scoring)}
+        nodes.update({name: (n, False) for name, n in zip(list(VALUES) + list(tops), model.verdict.items)})
+        nodes.update({name: (n, True) for name, n in zip(list(WITH_SELF) + list(selfs), probe.place.left.items)})
+        nodes["tree score"] = (tree.score, True)
         self.nodes = nodes
         compiler = ExprCompiler(self.game, self.pack.checked)
         self.compiled = {name: compiler.compile(node) for name, (node, _) in nodes.items()}
@@ -278,10 +310,10 @@ class Setup:
 _SETUPS = {}
 
 
-def setup(board) -> Setup:
-    if board not in _SETUPS:
-        _SETUPS[board] = Setup(board)
-    return _SETUPS[board]
+def setup(board, known=False) -> Setup:
+    if (board, known) not in _SETUPS:
+        _SETUPS[board, known] = Setup(board, known)
+    return _SETUPS[board, known]
 
 
 @st.composite
@@ -323,11 +355,24 @@ def positions(draw, setup):
     return state, me, self_cell
 
 
+def scenario(setup, players, me, pieces, self=None):
+    """A hand-made position: pieces on my board, `me` and `self`."""
+    game = setup.game
+    state = setup.starts[players].clone()
+    board = game.board_of_seat(me)
+    for name, (kind, owner) in pieces.items():
+        cell = game.grid.parse_name(name)
+        state.kind[board][cell], state.owner[board][cell] = kind, owner
+    self_cell = encode(board, game.grid.parse_name(self)) if self else None
+    return state, PLAYERS[me], self_cell
+
+
 def outcome(fn):
+    """("value", v), or ("error", None) when the rule fails (both paths must fail alike)."""
     try:
         return ("value", fn())
-    except (RuleError, TypeError, KeyError, IndexError, ValueError, ZeroDivisionError) as err:
-        return ("error", type(err).__name__)
+    except Exception:  # noqa: BLE001 - a failing rule is a result to compare, whatever its class
+        return ("error", None)
 
 
 def both(setup, name, state, me, self_cell):
@@ -340,7 +385,7 @@ def both(setup, name, state, me, self_cell):
 
 
 def same(a, b) -> bool:
-    """Equal values of the same kinds (a player is not a number, a tuple not a list)."""
+    """Equal values of the same types (a player is not a number, true is not 1)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, tuple):
@@ -353,27 +398,77 @@ def test_every_construct_is_covered():
     assert len(SCORING) + len(VALUES) + len(WITH_SELF) >= 40
     text = " ".join(list(SCORING.values()) + list(VALUES.values()) + list(WITH_SELF.values()))
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
-                 " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "adjacent", "surrounding",
-                 "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
+                 " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
+                 "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
                  "placements(", "distance(", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", list(BOARDS))
 def test_compiled_agrees_with_reference(board):
     s = setup(board)
+    names = [name for name in s.nodes if name not in SLOW]
+    failed, runs = dict.fromkeys(names, 0), []
 
-    @settings(settings.get_profile("reference"))
+    @settings(settings.get_profile("reference"), max_examples=BOARDS[board][2])
     @given(positions(s))
     def check(position):
-        state, me, self_cell = position
+        runs.append(1)
         wrong = {}
-        for name in s.nodes:
-            if name in KNOWN:
-                continue
-            compiled, expected = both(s, name, state, me, self_cell)
+        for name in names:
+            compiled, expected = both(s, name, *position)
             if not same(compiled, expected):
-                wrong[name] = (compiled, expected)
+                wrong[name] = {"compiled": compiled, "reference": expected}
+            failed[name] += compiled[0] == "error"
         assert not wrong, wrong
 
     check()
+    # both paths failing alike proves little: each expression must evaluate on most positions
+    assert not {name: n for name, n in failed.items() if n > len(runs) // 2}
+
+
+def test_score_of_a_player():
+    """`p.score` is the score sheet's total (both paths ask the score sheet; too slow for the random test)."""
+    s = setup("square")
+    state, me, self_cell = scenario(s, 3, 1, {"A1": ("tree", 0), "A2": ("tree", 2), "C3": ("ruby", 1)}, "B2")
+    expected = s.game.score_total(state, 2) * 100 + s.game.score_total(state, 0)
+    assert expected != 0
+    assert both(s, "self score", state, me, self_cell) == (("value", expected), ("value", expected))
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason=entry[4])) for name, entry in KNOWN.items()])
+def test_known_disagreement(name):
+    needs_self, board, _, spec, reason = KNOWN[name]
+    s = setup(board, known=True)
+    compiled, expected = both(s, name, *scenario(s, **spec))
+    assert same(compiled, expected), f"compiled {compiled[1]!r}, reference {expected[1]!r}"
+
+
+MINI = """
+game: {id: mini, players: 2}
+board: {grid: square 3 x 3, shared: true}
+pieces: {x: {colour: red}}
+player_vars: {gold: 0}
+DECKS
+actions:
+  wait: {effect: set gold = gold}
+flow:
+  round: [{turns: [wait]}]
+  end: END
+"""
+
+
+@pytest.mark.xfail(strict=True, raises=KeyError, reason="dsl/checker.py check_pack never checks the cards of "
+                   "`decks:`, so a card naming a piece kind has no resolution and compile_game fails")
+def test_a_deck_of_piece_kinds_compiles():
+    game = compile_game(load_pack_text(MINI.replace("DECKS", "decks: {pile: {x: 2}}").replace("END", "\"false\"")))
+    assert game.decks["pile"] == ("x", "x")
+
+
+@pytest.mark.xfail(strict=True, reason="dsl/checker.py Checker.resolve_name compares found[0] (a tuple) with "
+                   "\"player_var\", so a player variable where there is no `me` (here `end:`) passes the checker "
+                   "and fails at run time with a TypeError")
+def test_a_player_variable_needs_a_player():
+    with pytest.raises(PackError):
+        load_pack_text(MINI.replace("DECKS", "").replace("END", "gold > 3"))

@@ -143,14 +143,14 @@ def check_moves(game, state, seat) -> list:
         asked = pending.choice[0]
         assert all((m.action, m.args, m.answers[:-1]) == (asked.action, asked.args, asked.answers)
                    for m in moves), "a choice offers moves of another action"
-    texts = [normalise_text(move_text(m, game.grid)) for m in moves]
+    texts = [normalise_text(move_text(m, game)) for m in moves]
     assert len(set(texts)) == len(texts), f"two legal moves print the same: {sorted(texts)}"
     return moves
 
 
 def check_parse_back(game, state, seat, moves, probe):
     for move in probe.sample(moves, min(PARSE_SAMPLE, len(moves))):
-        text = move_text(move, game.grid)
+        text = move_text(move, game)
         typed = text if probe.random() < 0.5 else "  " + text.upper().replace(" ", "  ") + " "
         assert parse_move(game, state, seat, typed) == move, f"`{typed}` parses to another move"
 
@@ -168,13 +168,13 @@ def check_illegal(game, state, seat, moves, probe):
         other = probe.choice(others) if others else None
         attempt = {
             "another seat's move": lambda: apply(game, state, Move(other, move.action, move.args, move.answers)),
-            "another seat's text": lambda: parse_move(game, state, other, move_text(move, game.grid)),
+            "another seat's text": lambda: parse_move(game, state, other, move_text(move, game)),
             "unknown action": lambda: apply(game, state, Move(seat, "no-such-action")),
             "extra value": lambda: apply(game, state, Move(seat, move.action, move.args + (0,), move.answers)),
             "extra answer": lambda: apply(game, state, Move(seat, move.action, move.args,
                                                             move.answers + ("no-such-answer",))),
             "garbage": lambda: parse_move(game, state, seat, "qwerty " + str(probe.randrange(1000))),
-            "trailing garbage": lambda: parse_move(game, state, seat, move_text(move, game.grid) + " Z99"),
+            "trailing garbage": lambda: parse_move(game, state, seat, move_text(move, game) + " Z99"),
             "empty text": lambda: parse_move(game, state, seat, ""),
         }[kind]
         with pytest.raises(IllegalMoveError):
@@ -230,7 +230,7 @@ def play_checked(name, agent, seed):
         seat = waiting(state)[0]
         move = agents[seat](game, state, seat, legal[seat])
         after = apply(game, state, move)
-        assert dump(game, state) == before, f"apply({move_text(move, game.grid)}) changed the state it was given"
+        assert dump(game, state) == before, f"apply({move_text(move, game)}) changed the state it was given"
         state = after
         made += 1
     replayed = check_log(game, state, players, seed)

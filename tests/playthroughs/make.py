@@ -48,7 +48,7 @@ def play(game, seed: int, pack: str | None = None) -> dict:
         seat = waiting(state)[0]
         moves = legal_moves(game, state, seat)
         move = agents[seat](game, state, seat, moves)
-        steps.append([seat, len(moves), move_text(move, game.grid)])
+        steps.append([seat, len(moves), move_text(move, game)])
         state = apply(game, state, move)
     result = outcome(game, state)
     return {
