@@ -37,7 +37,7 @@ _READABLE = {
 def _lark() -> Lark:
     grammar = resources.files("boardrule.dsl").joinpath("boardrule.lark").read_text()
     return Lark(grammar, parser="lalr", start=[k + "_field" for k in FIELD_KINDS],
-                propagate_positions=True, maybe_placeholders=False, cache=False)
+                propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 def _plain_locate(file: str, text: str):

@@ -225,15 +225,38 @@ def explain_illegal(game, state, move) -> str:
     for (name, domain), node_pair, value in zip(action.params, action.param_nodes, move.args):
         if value not in domain(ctx):
             text = move_text(Move(move.seat, move.action, (value,)), game.grid).split(" ", 1)[-1]
-            return f"parameter `{name}` of `{action.name}`: {text} is not one of `{_source(node_pair[1])}`"
+            why = _shape_reasons(game, ctx, node_pair[1], value)
+            return (f"parameter `{name}` of `{action.name}`: {text} is not one of `{_source(game, node_pair[1])}`"
+                    + (": " + "; ".join(why) if why else ""))
         ctx.env[name] = value
     if action.when is not None and not action.when(ctx):
-        return f"the condition of `{action.name}` fails: `when: {_source(action.when_node)}`"
+        return f"the condition of `{action.name}` fails: `when: {_source(game, action.when_node)}`"
     return "this answer is not one of the options of the choice being made"
 
 
-def _source(node) -> str:
+def _shape_reasons(game, ctx, node, value) -> list:
+    """For a shape parameter (`placements(...)`, `matches(...)`): why these cells do not fit."""
+    from boardrule.interpreter import shapes as shape_lib
+    from boardrule.interpreter.exprs import ExprCompiler
+    from boardrule.interpreter.values import CELL_MASK
+    call = node.source if type(node).__name__ == "Where" else node
+    if type(call).__name__ != "Call" or call.func not in ("placements", "matches") or not isinstance(value, tuple):
+        return []
+    try:
+        shape = ExprCompiler(game, game.pack.checked).compile(call.args[0])(ctx)
+        base = ctx.board << 10
+        test = game.slot_test(shape, ctx, base) if call.func == "matches" else (lambda symbol, cell: True)
+        return shape_lib.explain(game.grid, game.placement_table(shape), tuple(v & CELL_MASK for v in value), test)
+    except Exception:  # an explanation is a courtesy: never let it hide the real answer
+        return []
+
+
+def _source(game, node) -> str:
+    """The rule's own text when it fits on one line, else where it is."""
     span = node.span
+    line = game.pack.sources.line(span.file, span.line) if span.line == span.end_line else None
+    if line is not None:
+        return line[span.col - 1:span.end_col - 1]
     return f"{span.file}:{span.line}:{span.col}"
 
 

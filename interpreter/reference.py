@@ -22,17 +22,17 @@ HEX = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial steps; i and
 
 class Scope:
     """What an expression sees (state, me, self_, it, env, board, marks; `it_is_cell`: adjacent() starts from it)."""
-    def __init__(self, **fields):
-        self.__dict__.update(fields)
+    def __init__(self, fields):
+        self.__dict__ = fields
 
     def bind(self, **changes):
-        return Scope(**{**self.__dict__, **changes})
+        return Scope({**self.__dict__, **changes})
 
 
 def evaluate(game, node, ctx):
     """The value of the checked expression `node` in `ctx` (a Ctx, which is left unchanged)."""
-    scope = Scope(state=ctx.state, me=ctx.me, self_=ctx.self_, it=ctx.it, it_is_cell=ctx.it is not None,
-                  env=dict(ctx.env), board=ctx.board, marks=ctx.marks)
+    scope = Scope(dict(state=ctx.state, me=ctx.me, self_=ctx.self_, it=ctx.it, it_is_cell=ctx.it is not None,
+                       env=dict(ctx.env), board=ctx.board, marks=ctx.marks))
     return _eval(game, node, scope)
 
 
@@ -145,10 +145,6 @@ _NAMES = {
 }
 
 
-def _players(scope):
-    return tuple(PLAYERS[s] for s in scope.state.players)
-
-
 def _ring(scope, player):
     """The players after `player` in seat order, round the table to `player` itself."""
     seats, i = scope.state.players, scope.state.players.index(int(player))
@@ -156,8 +152,9 @@ def _ring(scope, player):
 
 
 _VALUES = {
-    "cells": lambda game, scope: _cells(game, scope.board), "players": lambda game, scope: _players(scope),
-    "others": lambda game, scope: tuple(p for p in _players(scope) if p != scope.me),
+    "cells": lambda game, scope: _cells(game, scope.board),
+    "players": lambda game, scope: tuple(PLAYERS[s] for s in scope.state.players),
+    "others": lambda game, scope: tuple(PLAYERS[s] for s in scope.state.players if s != scope.me),
     "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
@@ -207,12 +204,17 @@ def _property(game, scope, subject, name):
     kind = scope.state.kind[board][cell]
     if name in _CELL_PROPERTIES:
         return _CELL_PROPERTIES[name](game, kind, scope.state.owner[board][cell], cell)
-    if any(name in p.marks for p in game.model.pieces):
+    if name in _mark_names(game):
         return subject in _marks(game, scope).get(name, ())
     if kind is None:
         return None
     own = scope.state.attrs[board].get(cell, {})
     return own[name] if name in own else _property(game, scope, kind, name)
+
+
+@functools.lru_cache(maxsize=64)
+def _mark_names(game):
+    return {mark for piece in game.model.pieces for mark in piece.marks}
 
 
 def _marks(game, scope):

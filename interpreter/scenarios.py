@@ -27,7 +27,7 @@ from boardrule.interpreter import flow
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
-from boardrule.interpreter.values import PLAYERS, RuleError
+from boardrule.interpreter.values import CELL_BITS, PLAYERS, RuleError
 
 EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
 
@@ -140,13 +140,66 @@ def _legal(game, state, node, fail):
 
 
 def _illegal(game, state, node, fail):
+    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason."""
     for seat, value, span in _per_seat(state, node):
         for item in value.items:
-            try:
-                flow.parse_move(game, state, seat, str(item.value))
-            except BoardruleError:
-                continue
-            fail(f"`{item.value}` should be illegal for {PLAYERS[seat]!r}", item.span)
+            text, because = _illegal_item(item)
+            reason = _refusal(game, state, seat, text)
+            if reason is None:
+                fail(f"`{text}` should be illegal for {PLAYERS[seat]!r}", item.span)
+            elif because is not None and because not in reason:
+                fail(f"`{text}` is refused because {reason!r}, expected a reason containing {because!r}",
+                     item.span)
+
+
+def _illegal_item(item):
+    if isinstance(item, MapNode):
+        return str(item.get("move").value), str(item.get("because").value) if item.get("because") else None
+    return str(item.value), None
+
+
+def _refusal(game, state, seat, text):
+    """Why `text` is refused for `seat`, or None if it is legal."""
+    try:
+        flow.parse_move(game, state, seat, text)
+    except BoardruleError:
+        pass
+    else:
+        return None
+    try:
+        flow.apply(game, state, _typed_guess(game, state, seat, text))
+    except BoardruleError as err:
+        return err.diagnostics[0].message
+    except Exception:  # a move that cannot even be read: the parse error is the reason
+        pass
+    try:
+        flow.parse_move(game, state, seat, text)
+    except BoardruleError as err:
+        return err.diagnostics[0].message
+    return "refused"
+
+
+def _typed_guess(game, state, seat, text):
+    """Read a move's values from text without requiring it to be legal."""
+    from boardrule.interpreter.moves import Move
+    words = text.split()
+    action = game.actions[words[0]]
+    args = []
+    base = game.board_of_seat(seat) << CELL_BITS
+    for word, value_type in zip(words[1:], game.param_types[action.name]):
+        args.append(_read_value(game, word, value_type, base))
+    return Move(seat, action.name, tuple(args))
+
+
+def _read_value(game, word, value_type, base):
+    if value_type is not None and value_type.name == "number":
+        return int(word)
+    if "+" in word or (value_type is not None and value_type.is_list):
+        return tuple(sorted(base | game.grid.parse_name(w) for w in word.split("+")))
+    try:
+        return base | game.grid.parse_name(word)
+    except (KeyError, ValueError):
+        return word
 
 
 def _over(game, state, node, fail):

@@ -622,7 +622,7 @@ FIELDS = {
 
 
 @pytest.mark.parametrize("kind", FIELD_KINDS)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_ast_round_trips(kind, data):
     tree = data.draw(FIELDS[kind])
