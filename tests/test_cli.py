@@ -1,0 +1,86 @@
+"""The command line: exit codes, output formats, whole games without input."""
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+import boardrule.cli.commands  # noqa: F401  (registers the commands)
+from boardrule.cli.main import cli
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_check_a_clean_bundled_pack_exits_0():
+    result = run("check", "tictactoe")
+    assert result.exit_code == 0, result.output
+    assert "tictactoe: ok (5 tests" in result.output
+
+
+def test_check_an_unknown_pack_is_a_usage_error():
+    result = run("check", "no-such-pack")
+    assert result.exit_code == 2
+    assert "unknown pack `no-such-pack`" in result.output
+
+
+def test_check_a_broken_pack_exits_1_with_position(tmp_path):
+    pack = tmp_path / "broken.pack"
+    pack.write_text("game: {id: b, players: 1}\nboard: {grid: square 2 x 2}\n"
+                    "flow:\n  round: []\n  end: count(cellz) > 0\n")
+    result = run("check", str(pack))
+    assert result.exit_code == 1
+    assert f"{pack}:5:14: error[E201]: unknown name `cellz`" in result.output
+    assert "did you mean `cells`?" in result.output
+
+
+def test_check_json_output_lists_diagnostics(tmp_path):
+    pack = tmp_path / "broken.pack"
+    pack.write_text("game: {id: b, players: 1}\nboard: {grid: square 2 x 2}\nflow: {end: 1 +}\n")
+    result = run("check", "--output-format", "json", str(pack))
+    data = json.loads(result.output)
+    diag = data["packs"][0]["diagnostics"][0]
+    assert (diag["code"], diag["line"]) == ("E101", 3)
+
+
+def test_check_github_output_is_annotations(tmp_path):
+    pack = tmp_path / "broken.pack"
+    pack.write_text("game: {id: b, players: 1}\nboard: {grid: square 2 x 2}\nflow: {end: nope}\n")
+    result = run("check", "--output-format", "github", str(pack))
+    assert result.output.startswith(f"::error file={pack},line=3,col=13")
+
+
+def test_play_with_bots_only_runs_a_whole_game():
+    result = run("play", "tictactoe", "--seats", "greedy,random", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output and ("winner" in result.output or "shared win" in result.output)
+
+
+def test_play_a_human_typing_moves_and_commands():
+    moves = "help\nmoves\nplay Z9\nexplain play A1\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+    result = run("play", "tictactoe", "--seats", "human,human", "--seed", "1", input=moves)
+    assert result.exit_code == 0, result.output
+    assert "`play Z9` is not a legal move now" in result.output
+    assert "game over" in result.output
+
+
+def test_play_bad_option_is_a_usage_error():
+    result = run("play", "tictactoe", "--seats", "random,random", "--option", "nope=1")
+    assert result.exit_code == 2
+    assert "has no option `nope`" in result.output
+
+
+def test_score_a_position_file(tmp_path):
+    position = tmp_path / "pos.yaml"
+    position.write_text("board: |\n  X X X\n  O O .\n  . . .\n")
+    result = run("score", "tictactoe", str(position), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["winners"] == ["P1"] and data["players"][0]["total"] == 1
+
+
+def test_the_console_script_starts():
+    out = subprocess.run([sys.executable, "-m", "boardrule", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "check" in out.stdout and "play" in out.stdout

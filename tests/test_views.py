@@ -1,0 +1,66 @@
+"""What each player may see: private variables, decks, simultaneous moves."""
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter import flow
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.views import HIDDEN, view
+
+PACK = """
+game: {id: secrets, players: 2}
+board: {grid: square 2 x 2}
+symbols: {cards: [ace, king]}
+pieces:
+  stone: {symbol: S}
+player_vars:
+  secret: {per_seat: [ace, king], private: true}
+  open: 1
+decks:
+  pile: {ace: 2, king: 2}
+actions:
+  put:
+    params: {cell: cells where empty}
+    effect: place stone at cell
+flow:
+  setup:
+    - do: shuffle pile
+  round:
+    - together: [put]
+  end: count(cells where empty) == 0
+"""
+
+
+def game_and_state():
+    game = compile_game(load_pack_text(PACK, "secrets.pack"))
+    return game, flow.initial_state(game, 2, seed=3)
+
+
+def test_a_private_variable_is_hidden_from_the_others():
+    game, state = game_and_state()
+    assert view(game, state, 0).pvars[0]["secret"] == "ace"
+    assert view(game, state, 0).pvars[1]["secret"] == HIDDEN
+    assert view(game, state, 1).pvars[0]["secret"] == HIDDEN
+    assert view(game, state, 1).pvars[0]["open"] == 1
+
+
+def test_the_order_of_a_deck_is_hidden_but_not_its_size():
+    game, state = game_and_state()
+    seen = view(game, state, 0)
+    assert seen.decks["pile"] == [HIDDEN] * 4
+    assert sorted(state.decks["pile"]) == ["ace", "ace", "king", "king"]
+
+
+def test_moves_made_at_once_are_hidden_until_everyone_has_moved():
+    game, state = game_and_state()
+    state = flow.apply(game, state, flow.parse_move(game, state, 0, "put A1"))
+    assert state.kind[0][0] == "stone"
+    assert view(game, state, 1).kind[0][0] is None  # P2 does not see P1's stone yet
+    assert view(game, state, 0).kind[0][0] == "stone"
+    state = flow.apply(game, state, flow.parse_move(game, state, 1, "put B2"))
+    assert view(game, state, 1).kind[0][0] == "stone"  # the step is over: all is shown
+
+
+def test_a_view_never_changes_the_state():
+    game, state = game_and_state()
+    before = (state.pvars[1]["secret"], list(state.decks["pile"]))
+    view(game, state, 0)
+    assert (state.pvars[1]["secret"], state.decks["pile"]) == before
