@@ -486,6 +486,7 @@ def check_pack(model, bag) -> Checked:
     symbols = build_symbols(model, bag)
     checker = Checker(symbols, bag)
     _check_vars(checker, model)
+    _check_components(checker, model)
     _check_defines(checker, model)
     _check_pieces(checker, model)
     _check_shapes(checker, model)
@@ -513,6 +514,19 @@ def _check_vars(checker: Checker, model) -> None:
                 if value is not None:
                     t = join(t, checker.expr(value, constant)) if t != NONE else checker.expr(value, constant)
             table[var.name] = ANY if t in (NONE,) else t
+
+
+def _check_components(checker: Checker, model) -> None:
+    """Dice faces and deck cards are constant values: numbers or declared names."""
+    constant = Scope({}, me=False)
+    for die in model.dice:
+        for face in die.faces:
+            if face is not None:
+                checker.expr(face, constant)
+    for deck in model.decks:
+        for card, _ in deck.cards:
+            if card is not None:
+                checker.expr(card, constant)
 
 
 def _check_defines(checker: Checker, model) -> None:
