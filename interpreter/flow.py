@@ -110,13 +110,22 @@ def legal_moves(game, state: State, seat: int) -> list:
         types = move.answer_types + (game.choice_types[type_index],)
         moves = [Move(seat, move.action, move.args, move.answers + (o,), types) for o in options]
         return moves + ([Move(seat, move.action, move.args, move.answers + (None,), types)] if optional else [])
-    moves = []
-    for name in pending.actions:
-        moves.extend(action_moves(game, state, seat, game.actions[name]))
-    moves.sort(key=lambda m: sort_key(m, game.action_index))
+    moves = list(_action_moves_cached(game, state, seat))
     if pending.repeat and (moves or pending.moved):
         moves.append(Move(seat, DONE))
     return moves
+
+
+def _action_moves_cached(game, state, seat) -> tuple:
+    """The sorted action moves of a seat's open decision, computed once per state."""
+    cached = state.moves_cache.get(seat)
+    if cached is None:
+        moves = []
+        for name in state.pending[seat].actions:
+            moves.extend(action_moves(game, state, seat, game.actions[name]))
+        moves.sort(key=lambda m: sort_key(m, game.action_index))
+        cached = state.moves_cache[seat] = tuple(moves)
+    return cached
 
 
 def action_moves(game, state, seat, action) -> list:
@@ -269,8 +278,8 @@ def _run_action(game, state, move):
 
 
 def _has_action(game, state, seat) -> bool:
-    pending = state.pending[seat]
-    return any(action_moves(game, state, seat, game.actions[name]) for name in pending.actions)
+    state.moves_cache.pop(seat, None)  # asked right after an effect: compute afresh
+    return bool(_action_moves_cached(game, state, seat))
 
 
 # ------------------------------------------------------------------- flow
@@ -333,6 +342,7 @@ def _advance(game, state):
             raise RuleError(f"the flow ran {MAX_STEPS} steps without ending; check `end:`", game.end_span)
         step = steps[state.step]
         if step.kind == "do":
+            state.moves_cache.clear()
             ctx = game.ctx(state)
             step.effect(ctx)
             state.step += 1

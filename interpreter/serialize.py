@@ -182,7 +182,7 @@ _SPECIAL = ("rng", "pending")
 
 def state_fields() -> tuple:
     """The names of State's fields, in declaration order."""
-    return tuple(f.name for f in attrs.fields(State))
+    return tuple(f.name for f in attrs.fields(State) if not f.metadata.get("transient"))
 
 
 def state_to_json(game, state: State) -> dict:
@@ -380,9 +380,8 @@ class _Reader:
             if type(entry) is not list or not entry or type(entry[0]) is not str:
                 raise SaveError(f"state.log[{i}]: expected an entry like [\"move\", seat, text]")
         out["steps_run"] = self.integer("steps_run", 0)
-        out["events"] = self.typed("events", list, "a list")
         for field in attrs.fields(State):
-            if field.name in out:
+            if field.name in out or field.metadata.get("transient"):
                 continue
             # a field without a check of its own: generic value, of the type of its default
             value = self.value(field.name)

@@ -48,9 +48,11 @@ class State:
     finished: list = attrs.field(factory=list)  # seats in the order they finished
     log: list = attrs.field(factory=list)  # chance outcomes and moves, in order
     steps_run: int = 0
-    events: list = attrs.field(factory=list)
-    trigger_depth: int = 0  # how deep triggers are nested right now (a guard)
+    # how deep triggers are nested right now (a guard while an effect runs)
+    trigger_depth: int = attrs.field(default=0, eq=False, metadata={"transient": True})
     snapshot: object = None  # boards as a simultaneous step began (what others may see)
+    # legal action moves per seat, valid until an effect changes this state
+    moves_cache: dict = attrs.field(factory=dict, eq=False, repr=False, metadata={"transient": True})
 
     def clone(self) -> "State":
         rng = random.Random()
@@ -63,4 +65,4 @@ class State:
             dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
             self.phase, self.step, self.round, self.queue,
             {s: attrs.evolve(p) for s, p in self.pending.items()},
-            list(self.finished), list(self.log), self.steps_run, list(self.events), 0, self.snapshot)
+            list(self.finished), list(self.log), self.steps_run, 0, self.snapshot)

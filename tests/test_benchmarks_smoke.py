@@ -1,0 +1,101 @@
+"""The benchmarks still run: benchmarks/run.py with a tiny budget, and the
+hand-written Tiny Towns baseline it compares against. No timing is asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from boardrule.dsl.extends import bundled_pack_names
+
+REPO = Path(__file__).resolve().parent.parent
+RUN = REPO / "benchmarks" / "run.py"
+TIMEOUT = 600
+
+
+def _load_handwritten():
+    spec = importlib.util.spec_from_file_location("handwritten_tinytowns",
+                                                  REPO / "benchmarks" / "handwritten_tinytowns.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, str(RUN), *args], capture_output=True, text=True, timeout=TIMEOUT,
+                          stdin=subprocess.DEVNULL, cwd=str(REPO))
+
+
+def test_quick_run_prints_every_section():
+    done = _run("--quick")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for heading in ("Environment", "Playouts", "boardrule check", "Start-up",
+                    "Tiny Towns solo: engine vs hand-written", "Problems"):
+        assert heading in out, f"section {heading!r} missing:\n{out}"
+    for label in ("engine    boardrule", "python", "cpu", "boardrule --help", "bare interpreter",
+                  "hand-written (benchmarks/handwritten_tinytowns.py)", "engine / hand-written",
+                  "target under 5 ms", "under 0.3 s", "under 1 s per pack"):
+        assert label in out, f"{label!r} missing:\n{out}"
+    for name in bundled_pack_names():
+        assert name in out
+    assert "towns.pack (test)" in out
+    if "tinytowns" not in bundled_pack_names():
+        assert "towns.pack is a test pack" in out
+
+
+def test_quick_json_has_the_figures():
+    done = _run("--quick", "--json", "--pack", "tictactoe", "--pack", "towns")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert {"engine", "python", "cpu", "packs", "startup", "tinytowns", "targets", "problems"} <= set(report)
+    assert [p["name"] for p in report["packs"]] == ["tictactoe", "towns.pack (test)"]
+    for pack in report["packs"]:
+        assert len(pack["hash"]) == 16
+        for agent in ("random", "greedy"):
+            assert pack[agent]["games"] == 3
+            assert pack[agent]["ms_per_game"] > 0
+        assert pack["check"]["tests_run"] > 0
+        assert "best_s" in pack["check"]["command"]
+    assert report["startup"]["help"]["exit_code"] == 0
+    towns = report["tinytowns"]
+    assert towns["handwritten"]["games"] == 3
+    assert towns["ratio_cpu"] > 0
+
+
+def test_bad_arguments_are_a_usage_error():
+    done = _run("--games", "0")
+    assert done.returncode == 2
+
+
+def test_handwritten_scoring_of_a_known_town():
+    tt = _load_handwritten()
+    board = ["cottage", "cottage", "cottage", "farm",
+             "well", "chapel", "tavern", "tavern",
+             "theater", None, "wood", "factory",
+             "cottage", "cottage", "cottage", None]
+    # 6 cottages, 1 farm feeds 4: 12; chapel 4; 2 taverns 5; well next to 1 cottage: 1;
+    # theater sees factory (row), cottage and well (column): 3; 3 squares without a building: -3
+    assert tt.score_town(board) == 22
+
+
+def test_handwritten_patterns_rotate_and_mirror():
+    tt = _load_handwritten()
+    assert {name: len(p) for name, p in tt.PLACEMENTS.items()}["well"] == 48  # 4 orientations x 12 spots
+    board = [None] * 16
+    board[1], board[4], board[5] = "wheat", "brick", "glass"  # `. wheat / brick glass` as printed
+    assert sorted(s for b, used, s in tt.legal_builds(board) if b == "cottage") == [1, 4, 5]
+    board = [None] * 16
+    board[0], board[5], board[4] = "wheat", "brick", "glass"  # its mirror image
+    assert sorted(s for b, used, s in tt.legal_builds(board) if b == "cottage") == [0, 4, 5]
+
+
+def test_handwritten_games_are_seeded_and_fill_the_town():
+    tt = _load_handwritten()
+    score, board = tt.play_game(7, return_board=True)
+    assert tt.play_game(7) == score
+    assert None not in board
+    assert score == tt.score_town(board)
