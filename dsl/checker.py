@@ -47,6 +47,11 @@ class Scope:
         return attrs.evolve(self, it=t)
 
 
+def _mixes_players(a: Type, b: Type) -> bool:
+    """A player is a seat, not a number or a cell: comparing them is a mistake."""
+    return (a == PLAYER) != (b == PLAYER) and ANY not in (a, b) and NONE not in (a, b)
+
+
 class Checker:
     def __init__(self, symbols: SymbolTable, bag):
         self.sym = symbols
@@ -118,7 +123,7 @@ class Checker:
         if found is not None and found[0][0] == "define":
             return ("define", name), self.define_body(self.sym.defines[name], scope, {})
         if found is not None:
-            if found[0] == "player_var" and not scope.me:
+            if found[0][0] == "player_var" and not scope.me:
                 return None, ANY
             return found
         if name in VALUES:
@@ -194,9 +199,11 @@ class Checker:
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op in ("and", "or"):
             for side, t in ((node.left, left), (node.right, right)):
-                if not compatible(t, BOOL) and not t.is_list:
+                if not compatible(t, BOOL):
                     self.error("E210", f"`{node.op}` needs true/false values, but this is a {t}", side)
             return BOOL
+        if node.op in ("==", "!=") and _mixes_players(left, right):
+            self.error("E210", f"a player cannot be compared with a {left if right == PLAYER else right}", node)
         if node.op in COMPARISONS:
             if node.op not in ("==", "!=") and not (compatible(left, NUM) and compatible(right, NUM)):
                 self.error("E210", f"`{node.op}` compares numbers, not a {left} and a {right}", node)
@@ -209,7 +216,7 @@ class Checker:
         return NUM
 
     def x_Not(self, node, scope):
-        self.expr(node.operand, scope)
+        self.expect(node.operand, scope, BOOL, "the operand of `not`")
         return BOOL
 
     def x_Negate(self, node, scope):
@@ -323,7 +330,7 @@ class Checker:
             source = self.expr(comp.source, scope)
             if not source.is_list and source != ANY:
                 self.error("E212", f"`for {comp.var} in` needs a list, but this is a {source}", comp.source)
-            self.expr(comp.body, scope.bind(comp.var, item_type(source)))
+            self.aggregate_body(node.func, comp.body, scope.bind(comp.var, item_type(source)))
             return result
         if len(args) not in (1, 2):
             self.error("E220", f"`{node.func}` takes a list and an optional body, {len(args)} given", node)
@@ -332,10 +339,18 @@ class Checker:
         if not source.is_list and source != ANY:
             self.error("E212", f"`{node.func}` needs a list, but this is a {source}", args[0])
         if len(args) == 2:
-            self.expr(args[1], scope.with_it(item_type(source)))
+            self.aggregate_body(node.func, args[1], scope.with_it(item_type(source)))
         elif node.func == "all":
             self.error("E220", "`all` needs a condition: all(list, condition) or all(c for x in list)", node)
         return result
+
+    def aggregate_body(self, func, body, scope):
+        if func in ("count", "any", "all", "none"):
+            self.expect(body, scope, BOOL, f"the condition of `{func}`")
+        elif func in ("sum", "min", "max"):
+            self.expect(body, scope, NUM, f"the value summed up by `{func}`")
+        else:
+            self.expr(body, scope)
 
     def chart(self, chart: ast.Chart):
         if len(chart.keys) != len(chart.values):
@@ -344,12 +359,27 @@ class Checker:
         kinds = {type(v) for v in chart.values}
         if len(kinds) > 1:
             self.bag.error("E231", "a chart's values must be all numbers or all texts", chart.span)
-        lows = sorted(k.low for k in chart.keys)
-        if len(set(lows)) != len(lows):
-            self.bag.error("E232", "two columns of this chart start at the same number", chart.span)
-        for key in chart.keys:
+        self.chart_columns(chart)
+
+    def chart_columns(self, chart: ast.Chart):
+        """Columns follow each other with no gap or overlap; only the last is open."""
+        keys = sorted(chart.keys, key=lambda k: k.low)
+        for key in keys:
             if key.high is not None and key.high < key.low:
                 self.bag.error("E232", f"the range {key.low}-{key.high} is empty", key.span)
+                return
+        for before, after in zip(keys, keys[1:]):
+            if before.high is None:
+                self.bag.error("E233", f"`{before.low}+` covers every number from {before.low} on, so it must be "
+                                       "the last column", before.span)
+                return
+            if after.low != before.high + 1:
+                what = "leaves out " + (f"{before.high + 1}" if after.low == before.high + 2 else
+                                        f"{before.high + 1}-{after.low - 1}") if after.low > before.high + 1 \
+                    else f"overlaps the column before it"
+                self.bag.error("E233", f"this chart's columns must follow each other: this column {what}",
+                               after.span)
+                return
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope: Scope) -> None:

@@ -58,11 +58,13 @@ class ExprCompiler:
 
     def name_prop(self, name, node):
         read = functions.property_reader(self.game, name)
-        return lambda ctx: read(ctx, ctx.it if ctx.it is not None else ctx.self_)
+        current = functions.current_cell
+        return lambda ctx: read(ctx, current(ctx))
 
     def name_relative(self, name, node):
         table = self.game.cell_tables[name]
-        return lambda ctx: table[ctx.it if ctx.it is not None else ctx.self_]
+        current = functions.current_cell
+        return lambda ctx: table[current(ctx)]
 
     def name_global(self, name, node):
         return lambda ctx: ctx.state.vars[name]

@@ -133,9 +133,10 @@ def action_moves(game, state, seat, action) -> list:
     found = []
 
     def expand(index, args):
+        if index == action.when_at and action.when is not None and not action.when(ctx):
+            return
         if index == len(action.params):
-            if action.when is None or action.when(ctx):
-                found.append(Move(seat, action.name, tuple(args)))
+            found.append(Move(seat, action.name, tuple(args)))
             return
         name, domain = action.params[index]
         for value in domain(ctx):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 from boardrule.interpreter import shapes as shape_lib
-from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, RuleError
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
 MAX_CHOICE_SUBSETS = 50_000
 
@@ -203,7 +203,14 @@ def _comprehension(compiler, name, comp):
 def _subject(ctx, args):
     if args:
         return args[0](ctx)
-    return ctx.it if ctx.it is not None else ctx.self_
+    return current_cell(ctx)
+
+
+def current_cell(ctx):
+    """The cell a bare property or cell function is about: `it` if it is a
+    cell (or a piece kind), else `self`."""
+    it = ctx.it
+    return it if it is not None and type(it) is not Player and type(it) is not tuple else ctx.self_
 
 
 def compile_function(compiler, name, node, args, kwargs):
@@ -280,9 +287,14 @@ def _distance(compiler, node, args, kwargs):
     return lambda ctx: grid.distance(a(ctx) & CELL_MASK, b(ctx) & CELL_MASK)
 
 
+def _base_of(ctx, cells):
+    """The board a list of cells lies on (the current board if it is empty)."""
+    return (cells[0] >> CELL_BITS << CELL_BITS) if cells else ctx.board << CELL_BITS
+
+
 def _placements_on(ctx, shape, cells):
     allowed = {c & CELL_MASK for c in cells}
-    base = ctx.board << CELL_BITS
+    base = _base_of(ctx, cells)
     table = ctx.game.placement_table(shape)
     found = []
     for placement in table.placements:
@@ -322,28 +334,56 @@ def _matches(compiler, node, args, kwargs):
     option = {k: compiler.compile(v.value) for k, v in kwargs.items()}
     standin = _with_it(option["standin"]) if "standin" in option else None
     distinct = _with_it(option["distinct"]) if "distinct" in option else None
+    simple = not ({"missing", "distinct", "anywhere"} & set(option))
 
     def f(ctx):
         shape = shape_arg(ctx)
         base = ctx.board << CELL_BITS
-        test = ctx.game.slot_test(shape, ctx, base)
         within = set(option["within"](ctx)) if "within" in option else None
-        stand = (lambda c: standin(ctx, base | c)) if standin else None
-        if "anywhere" in option and option["anywhere"](ctx):
-            candidates = [c & CELL_MASK for c in (within or ctx.game.board_cells[ctx.board])]
-            found = shape_lib.find_anywhere(ctx.game.shape_defs[shape.name], candidates, test, standin=stand)
+        # a stand-in is judged once per cell, not once per slot of every placement
+        stand = frozenset(c for c in ctx.game.grid.cells if standin(ctx, base | c)) if standin else frozenset()
+        if simple and not ctx.game.legends.get(shape.name):
+            found = _kind_matches(ctx, shape, base, stand)
         else:
-            missing = option["missing"](ctx) if "missing" in option else 0
-            key = (lambda c: distinct(ctx, base | c)) if distinct else None
-            found = shape_lib.find_matches(ctx.game.placement_table(shape), test, standin=stand,
-                                           missing=missing, distinct_key=key)
-        result = set()
-        for m in found:
-            cells = tuple(sorted(base | c for c in tuple(m.used) + tuple(m.standins)))
-            if within is None or all(c in within for c in cells):
-                result.add(cells)
-        return tuple(sorted(result))
+            found = _general_matches(ctx, shape, base, stand, option, distinct)
+        if within is not None:
+            found = {cells for cells in found if all(c in within for c in cells)}
+        return tuple(sorted(found))
     return f
+
+
+def _kind_matches(ctx, shape, base, stand):
+    """The common case inlined: slots name piece kinds (or anything)."""
+    kinds = ctx.state.kind[base >> CELL_BITS]
+    known = ctx.game.static_attrs
+    found = set()
+    for placement in ctx.game.placement_table(shape).placements:
+        real = False
+        for cell, symbol in placement.pairs:
+            here = kinds[cell]
+            if here == symbol or symbol not in known:
+                real = True
+            elif cell not in stand:
+                break
+        else:
+            if real:
+                found.add(tuple(base | c for c in placement.cells))
+    return found
+
+
+def _general_matches(ctx, shape, base, stand, option, distinct):
+    test = ctx.game.slot_test(shape, ctx, base)
+    stand_test = stand.__contains__ if stand else None
+    if "anywhere" in option and option["anywhere"](ctx):
+        candidates = [c & CELL_MASK for c in (option["within"](ctx) if "within" in option
+                                              else ctx.game.board_cells[ctx.board])]
+        matches = shape_lib.find_anywhere(ctx.game.shape_defs[shape.name], candidates, test, standin=stand_test)
+    else:
+        missing = option["missing"](ctx) if "missing" in option else 0
+        key = (lambda c: distinct(ctx, base | c)) if distinct else None
+        matches = shape_lib.find_matches(ctx.game.placement_table(shape), test, standin=stand_test,
+                                         missing=missing, distinct_key=key)
+    return {tuple(sorted(base | c for c in tuple(m.used) + tuple(m.standins))) for m in matches}
 
 
 def _allowed(compiler, node, args, kwargs):

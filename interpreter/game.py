@@ -25,7 +25,8 @@ MAX_SEATS = 12
 
 
 class CompiledAction:
-    __slots__ = ("name", "index", "params", "param_nodes", "when", "when_node", "effect", "label", "span")
+    __slots__ = ("name", "index", "params", "param_nodes", "when", "when_node", "when_at", "effect", "label",
+                 "span")
 
     def __init__(self, **fields):
         for key, value in fields.items():
@@ -282,12 +283,40 @@ def _actions(game, model, exprs, effects):
             params=tuple((name, exprs.compile(domain)) for name, domain in action.params),
             param_nodes=action.params,
             when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
+            when_at=_when_at(action),
             effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
             label=action.label, span=action.span)
     game.action_index = {name: a.index for name, a in game.actions.items()}
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}
+
+
+def _when_at(action) -> int:
+    """How many parameters must be chosen before `when` can be judged.
+
+    `when` is tested as early as it can be, so a condition that needs no
+    parameter guards the parameters' own lists (and saves their work).
+    """
+    if action.when is None:
+        return 0
+    used = _names_in(action.when)
+    needed = [i + 1 for i, (name, _) in enumerate(action.params) if name in used]
+    return max(needed, default=0)
+
+
+def _names_in(node) -> set:
+    import attrs as _attrs
+    found = set()
+    if type(node).__name__ == "Name":
+        found.add(node.id)
+    if _attrs.has(type(node)):
+        for field in _attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if _attrs.has(type(item)):
+                    found |= _names_in(item)
+    return found
 
 
 def _flow(game, model, exprs, effects):

@@ -42,6 +42,7 @@ def parse_seat(text, span=None, seats=None) -> int:
 
 def apply_position(game, state, node: MapNode) -> None:
     """Overwrite `state` with the boards and values a position mapping gives."""
+    state.moves_cache.clear()  # the legal moves computed for the old boards no longer hold
     allowed = {"board", "boards", "vars", "player_vars", "points", "dice", "round", "finished"}
     for key, _ in node.entries:
         if key.value not in allowed:

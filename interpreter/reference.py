@@ -102,7 +102,7 @@ def _chart(game, node, scope):
     x = _eval(game, node.value, scope)
     chart = game.model.charts[node.chart.id] if isinstance(node.chart, ast.ChartName) else node.chart
     columns = [(key.low, value) for key, value in zip(chart.keys, chart.values) if x is not None and key.low <= x]
-    return max(columns)[1] if columns else "" if chart.values and isinstance(chart.values[0], str) else 0
+    return max(columns)[1] if columns else ("" if chart.values and isinstance(chart.values[0], str) else 0)
 
 
 # ------------------------------------------------------------------ names
@@ -122,8 +122,7 @@ def _die(game, name, scope):  # the face a die shows; a die whose faces are all 
     return game.shapes.get(face) if faces and all(getattr(f, "id", None) in game.shapes for f in faces) else face
 
 
-def _cells(game, board, cells=None):
-    """Cells (by default all the grid's) encoded on a board, in order."""
+def _cells(game, board, cells=None):  # cells (by default all the grid's) encoded on a board, in order
     return tuple(sorted(encode(board, c) for c in (game.grid.cells if cells is None else cells)))
 
 
@@ -222,10 +221,11 @@ def _marks(game, scope):
     if scope.marks is not None or scope.me is None:
         return scope.marks or {}
     marks, board = {}, game.board_of_seat(scope.me)
+    inner = scope.bind(it=None, it_is_cell=False, env={}, board=board)
     for cell in _cells(game, board):
-        kind, inner = scope.state.kind[board][cell_of(cell)], scope.bind(self_=cell, it=None, it_is_cell=False, env={})
+        kind = scope.state.kind[board][cell_of(cell)]
         for mark, rule in (_find(game.model.pieces, kind).marks.items() if kind is not None else ()):
-            value = _eval(game, rule, inner.bind(board=board)) if rule is not None else ()
+            value = _eval(game, rule, inner.bind(self_=cell)) if rule is not None else ()
             if isinstance(value, Choice):
                 value = value.options[0] if value.options else ()
             marks.setdefault(mark, set()).update(value if isinstance(value, tuple) else (value,))
