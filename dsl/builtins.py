@@ -67,6 +67,7 @@ FUNCTIONS = {
     "left_of": sig([PLAYER], PLAYER, "the next player clockwise (to the left)"),
     "right_of": sig([PLAYER], PLAYER, "the previous player (to the right)"),
     "next_active": sig([PLAYER], PLAYER, "the next player to the left who has not finished"),
+    "seats_after": sig([PLAYER], PLAYERS, "the other players in turn order, starting with the one to the left"),
     "abs": sig([NUM], NUM, "the absolute value"),
     "cell": sig([STR], CELL, "the cell with this name, like cell(\"B2\")"),
     "held": sig([CELL], list_of(SYM), "the pieces held by the piece on a cell", optional=1),

@@ -114,6 +114,14 @@ def next_active(ctx, player):
     return None
 
 
+def seats_after(ctx, player):
+    """The other players clockwise from `player`'s left (a role passing on)."""
+    players = ctx.state.players
+    later = [s for s in players if s > player]
+    earlier = [s for s in players if s < player]
+    return tuple(PLAYERS[s] for s in later + earlier)
+
+
 # ---------------------------------------------------------------- charts
 def chart_lookup(chart):
     """A step function: the value of the column with the greatest start <= x."""
@@ -477,6 +485,7 @@ _FUNCTIONS = {
     "groups": _groups, "border": _border, "reaches": _reaches, "distance": _distance,
     "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed,
     "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
+    "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "choose": _choose,
     "kind_of": _identity,
 }

@@ -410,9 +410,6 @@ KNOWN_ESCAPES = {
     "6000-term-sum": (RecursionError, _host("SCORE", "1+" * 6000 + "1")),
     # interpreter/scoring.py: a score term reading a score recurses without end.
     "score-reads-itself": (RecursionError, _host("SCORE", "me.score")),
-    # dsl/checker.py resolve_name: `found[0] == "player_var"` compares a tuple with a string, so a
-    # player variable passes the checker where there is no player (`end:`), then pvars[None] fails.
-    "player-var-in-end": (TypeError, _host("END", "gold == 0")),
     # interpreter/functions.py: `size` of a piece kind (not a deck) -> KeyError in state.decks.
     "size-of-a-kind": (KeyError, _host("SCORE", "size(stone)")),
     # interpreter/scoring.py: `choose` outside a mark returns a Choice that scoring passes to int().
@@ -438,13 +435,25 @@ KNOWN_ESCAPES = {
 }
 
 
+#: Escapes found by these tests and since fixed: they stay as regression tests.
+FIXED_ESCAPES = {
+    # dsl/checker.py resolve_name compared a tuple with "player_var", so a player variable passed the
+    # checker where there is no player (`end:`), then pvars[None] raised TypeError.
+    "player-var-in-end": _host("END", "gold == 0"),
+}
+
+
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=exc, reason=f"escapes as {exc.__name__}"),
                  id=name)
     for name, (exc, _) in KNOWN_ESCAPES.items()])
 def test_known_escape(name):
-    text = KNOWN_ESCAPES[name][1]
-    exercise(text)
+    exercise(KNOWN_ESCAPES[name][1])
+
+
+@pytest.mark.parametrize("name", sorted(FIXED_ESCAPES))
+def test_fixed_escape(name):
+    exercise(FIXED_ESCAPES[name])
 
 
 def test_host_pack_is_clean():
@@ -483,6 +492,9 @@ def within(seconds: float):
 
 
 LIMIT = 2.0  # the target is 1 s; 2 s leaves slack for slow machines
+#: For the xfails that are slow but not hopeless (1.5 to 6 s here, depending on the load), the 1 s
+#: target itself: a 2 s bound would make them flaky, and once fixed they take about 0.1 s.
+TARGET = 1.0
 
 
 def diagnose(load) -> tuple[BoardruleError | None, float]:
@@ -502,10 +514,10 @@ def _pack_text(text: str):
     return lambda: compile_game(load_pack_text(text, FILE))
 
 
-def assert_refused_fast(load, code: str | None = None):
+def assert_refused_fast(load, code: str | None = None, limit: float = LIMIT):
     err, seconds = diagnose(load)
     assert err is not None, "accepted without a diagnostic"
-    assert seconds < LIMIT, f"took {seconds:.2f} s"
+    assert seconds < limit, f"took {seconds:.2f} s"
     if code is not None:
         assert err.diagnostics[0].code == code, err
 
@@ -547,9 +559,10 @@ def test_199_nested_parentheses_still_work():
 
 
 @pytest.mark.xfail(strict=True, reason="interpreter/game.py _make_grid builds the whole 90,000-cell grid "
-                                       "(2-6 s) before checking it against MAX_CELLS")
+                                       "(1.5-6 s) before checking it against MAX_CELLS (E303)")
 def test_300_by_300_grid_is_refused_fast():
-    assert_refused_fast(_pack_text(host_pack("SCORE", "1").replace("square 4 x 4", "square 300 x 300")), "E303")
+    text = host_pack("SCORE", "1").replace("square 4 x 4", "square 300 x 300")
+    assert_refused_fast(_pack_text(text), "E303", limit=TARGET)
 
 
 _ISOLATED = textwrap.dedent("""\
@@ -601,10 +614,10 @@ def test_huge_range_does_not_exhaust_memory():
 
 
 @pytest.mark.xfail(strict=True, reason="the 100,000-column chart is refused (E105, field too long), but only "
-                                       "after PyYAML's pure-Python scanner read its 790 KB line: about 3 s")
+                                       "after PyYAML's pure-Python scanner read its 790 KB line: 1.6 to 3 s")
 def test_chart_with_100000_columns_is_refused_fast():
     chart = " ".join(map(str, range(100_000))) + " -> " + " ".join(["1"] * 100_000)
-    assert_refused_fast(_pack_text(host_pack("CHART", chart)))
+    assert_refused_fast(_pack_text(host_pack("CHART", chart)), limit=TARGET)
 
 
 def test_chart_with_2000_columns_works():
