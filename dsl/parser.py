@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark
+from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from boardrule.dsl.diagnostics import Diagnostic, PackError, Span
@@ -22,6 +22,7 @@ from boardrule.dsl.transform import AstBuilder
 FIELD_KINDS = ("expr", "effect", "chart", "grid", "cells", "players")
 MAX_FRAGMENT = 20_000  # characters in one field
 MAX_NESTING = 200  # brackets open at once
+MAX_DEPTH = 400  # levels of the syntax tree
 
 _READABLE = {
     "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",
@@ -29,7 +30,7 @@ _READABLE = {
     "CHANGE_OP": "`+=` or `-=`", "CHOOSE_MODE": "`optional`",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",
     "COMMA": "`,`", "COLON": "`:`", "DOT": "`.`", "PLUS": "`+`", "MINUS": "`-`", "STAR": "`*`",
-    "SLASH": "`/`", "PERCENT": "`%`", "EQUAL": "`=`", "SEMICOLON": "`;`", "__ANON_0": "`..`",
+    "SLASH": "`/`", "PERCENT": "`%`", "EQUAL": "`=`", "SEMICOLON": "`;`",
 }
 
 
@@ -66,7 +67,25 @@ def parse_fragment(text: str, kind: str, locate=None, file: str = "<fragment>"):
         raise PackError([_syntax_diagnostic(err, text, kind, locate)]) from None
     except (LarkError, RecursionError) as err:  # pragma: no cover - defensive
         raise PackError([Diagnostic("E100", f"cannot parse this {kind}: {err}", locate(0, len(text)))]) from None
+    _check_depth(tree, locate)
     return AstBuilder(locate).transform(tree)
+
+
+def _check_depth(tree, locate) -> None:
+    """Refuse trees nested deeper than the transformer (and the checker) can walk.
+
+    Brackets are capped before parsing; this catches long chains of prefix
+    operators (`- - - ... x`, `not not ...`) measured without recursion.
+    """
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            start = 0 if getattr(meta, "empty", True) else meta.start_pos
+            raise PackError([Diagnostic("E106", f"this expression is nested more than {MAX_DEPTH} deep",
+                                        locate(start, start + 1))])
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def _check_limits(text: str, locate) -> None:
@@ -74,8 +93,20 @@ def _check_limits(text: str, locate) -> None:
         raise PackError([Diagnostic("E105", f"this field is {len(text)} characters long; the limit is {MAX_FRAGMENT}",
                                     locate(0, 1))])
     depth = 0
+    in_string = in_comment = False
     for offset, char in enumerate(text):
-        if char in "([{":
+        if in_comment:
+            in_comment = char != "\n"
+            continue
+        if char == '"':
+            in_string = not in_string
+            continue
+        if in_string:
+            in_string = char != "\n"  # a string ends at the line's end at the latest
+            continue
+        if char == "#":
+            in_comment = True
+        elif char in "([{":
             depth += 1
             if depth > MAX_NESTING:
                 raise PackError([Diagnostic("E106", f"brackets nested more than {MAX_NESTING} deep",
@@ -84,8 +115,18 @@ def _check_limits(text: str, locate) -> None:
             depth -= 1
 
 
+def _readable(terminal: str) -> str:
+    if terminal in _READABLE:
+        return _READABLE[terminal]
+    try:
+        pattern = _lark().get_terminal(terminal).pattern
+    except (KeyError, AttributeError):
+        return f"`{terminal.lower()}`"
+    return f"`{pattern.value}`" if type(pattern).__name__ == "PatternStr" else f"`{terminal.lower()}`"
+
+
 def _expected(err) -> str:
-    names = sorted({_READABLE.get(t, f"`{t.lower()}`" if t.isupper() else t) for t in err.expected})
+    names = sorted({_readable(t) for t in err.expected})
     if not names:
         return ""
     if len(names) > 8:

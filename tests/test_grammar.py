@@ -475,13 +475,22 @@ def test_errors_use_the_given_locate_and_file():
     assert str(parse_fragment("a", "expr", file="x.pack").span) == "x.pack:1:1"
 
 
-@pytest.mark.xfail(strict=True, reason="parser bug: deep non-bracket nesting (5000 `-`, `not`, `.b` or "
-                                       "`+ a`) makes the recursive Lark transformer raise RecursionError")
 @pytest.mark.parametrize("text", ["-" * 5000 + "a", "not " * 4000 + "a", "a" + ".b" * 5000, "a" + " + a" * 4000],
                          ids=["negate", "not", "attribute", "add-chain"])
 def test_deep_operator_nesting_is_a_pack_error(text):
     with pytest.raises(PackError):
         parse(text)
+
+
+def test_expected_arrow_is_named_readably():
+    with pytest.raises(PackError) as info:
+        parse("1 2 3", "chart")
+    assert "`->`" in info.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize("text", ['"' + "(" * 250 + '"', "a # " + "[" * 250], ids=["string", "comment"])
+def test_brackets_in_strings_and_comments_do_not_count_as_nesting(text):
+    parse(text)
 
 
 TOKENS = ["a", "b", "x", "1", "-2", '"s"', "(", ")", "[", "]", "{", "}", ",", ".", "..", ":", ";", "=", "==",
