@@ -22,7 +22,7 @@ from boardrule.dsl.transform import AstBuilder
 FIELD_KINDS = ("expr", "effect", "chart", "grid", "cells", "players")
 MAX_FRAGMENT = 20_000  # characters in one field
 MAX_NESTING = 200  # brackets open at once
-MAX_DEPTH = 400  # levels of the syntax tree
+MAX_DEPTH = 200  # levels of the syntax tree (the checker and the closures recurse)
 
 _READABLE = {
     "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",

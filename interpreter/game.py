@@ -102,6 +102,14 @@ def _placements(grid, shape):
 # ------------------------------------------------------------------ compile
 def compile_game(pack) -> Game:
     """Compile a loaded and checked pack (see dsl.pack.load_pack) into a Game."""
+    try:
+        return _compile(pack)
+    except RecursionError:
+        raise PackError("the pack's rules nest too deeply to compile (definitions calling definitions?)",
+                        code="E107", sources=pack.sources) from None
+
+
+def _compile(pack) -> Game:
     model = pack.model
     grid = _make_grid(model.board)
     high = model.game.players.high

@@ -1,22 +1,28 @@
 """Fuzzing: whatever text a pack holds, the engine answers with diagnostics, never a crash.
 
-Three families of inputs go through the whole pipeline -- `load_pack_text`,
-then `compile_game`, then the pack's own `tests:` and a short random game --
-and the only exceptions allowed out are `BoardruleError` subclasses (a
-diagnosed problem) and `RuleError` (a pack rule that fails at run time).
-Anything else is an engine bug:
+Inputs go through the whole pipeline -- `load_pack_text`, `compile_game`, the
+pack's own `tests:` and the first moves of a random game -- and the only
+exceptions allowed out are `BoardruleError` subclasses (a diagnosed problem)
+and `RuleError` (a pack rule failing at run time).  Anything else is an engine
+bug.  Every diagnostic must also render, and its span must lie in the pack.
 
-* (a) arbitrary text (`st.text()`);
-* (b) the bundled and test packs, mutated line by line and character by
-  character (delete, duplicate, swap, insert, truncate);
-* (c) token soup and grammar-shaped random expressions and effects,
-  placed in the fields of a small host pack.
+Property tests (hypothesis, a fixed budget of 150 derandomized examples each):
 
-Every diagnostic must also render, and a span must lie inside the pack.
-The explicit cases at the end are resource bombs: each must be answered with
-a diagnostic within 1 s (asserted < 2 s for slack).
+* (a) `test_arbitrary_text`: `st.text()`;
+* (b) `test_mutated_packs`: the bundled and test packs with 1-4 random
+  mutations (delete, duplicate or swap lines, insert or replace characters,
+  truncate);
+* (c) `test_grammar_tokens`: soup of the grammar's tokens and untyped
+  grammar-shaped expressions, and `test_typed_rules`: well-typed expressions
+  and effects that get past the checker into the interpreter; both placed in
+  the fields of a small host pack (`HOST`).
 
-The same strategies run with a large budget in tests/fuzz_nightly.py.
+Then explicit cases: `KNOWN_ESCAPES` (small inputs that crash the engine today,
+each a strict xfail naming the file at fault), `FIXED_ESCAPES` (the same, once
+fixed), and resource bombs that must be answered with a diagnostic within 1 s
+(asserted < 2 s for slack).
+
+tests/fuzz_nightly.py runs the same strategies with a large budget.
 """
 
 from __future__ import annotations
@@ -53,8 +59,7 @@ FILE = "fuzz.pack"
 ALLOWED = (BoardruleError, RuleError)
 
 #: The fixed budget of the fast run.  No shrinking (nor database, nor explain
-#: phase): a failure is reported as found, so a strict xfail stays cheap; the
-#: nightly run shrinks.
+#: phase): a failure is reported as found, which keeps a strict xfail cheap.
 FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 phases=(Phase.explicit, Phase.generate), report_multiple_bugs=False,
                 suppress_health_check=list(HealthCheck))
@@ -403,11 +408,6 @@ def _test_entry(text: str) -> str:
 
 #: Small inputs that let an exception other than BoardruleError/RuleError out today.
 KNOWN_ESCAPES = {
-    # dsl/parser.py: parse_fragment transforms the Lark tree recursively outside its try; the nesting
-    # limit counts brackets only, so long operator chains (no brackets) blow the stack.
-    "5000-unary-minus": (RecursionError, _host("SCORE", "-" * 5000 + "1")),
-    "4000-nots": (RecursionError, _host("WHEN", "not " * 4000 + "true")),
-    "6000-term-sum": (RecursionError, _host("SCORE", "1+" * 6000 + "1")),
     # interpreter/scoring.py: a score term reading a score recurses without end.
     "score-reads-itself": (RecursionError, _host("SCORE", "me.score")),
     # interpreter/functions.py: `size` of a piece kind (not a deck) -> KeyError in state.decks.
@@ -437,6 +437,11 @@ KNOWN_ESCAPES = {
 
 #: Escapes found by these tests and since fixed: they stay as regression tests.
 FIXED_ESCAPES = {
+    # dsl/parser.py transformed the Lark tree recursively and capped brackets only, so long operator
+    # chains without brackets raised RecursionError; now E106 (`_check_depth`).
+    "5000-unary-minus": _host("SCORE", "-" * 5000 + "1"),
+    "4000-nots": _host("WHEN", "not " * 4000 + "true"),
+    "6000-term-sum": _host("SCORE", "1+" * 6000 + "1"),
     # dsl/checker.py resolve_name compared a tuple with "player_var", so a player variable passed the
     # checker where there is no player (`end:`), then pvars[None] raised TypeError.
     "player-var-in-end": _host("END", "gold == 0"),
