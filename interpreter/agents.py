@@ -47,7 +47,8 @@ class GreedyAgent:
 
 
 def _value_after(game, state, move):
-    after = flow.apply(game, state, move)
+    """My score right after the move's own effect (the next decision is not opened)."""
+    after = flow.preview(game, state, move)
     return score_sheet(game, after, move.seat).total
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import operator
 
 from boardrule.dsl import ast
-from boardrule.interpreter import functions
+from boardrule.dsl.types import CELL, list_of
+from boardrule.interpreter import fastpaths, functions
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Player, RuleError
 
+CELLS = list_of(CELL)
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
           "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
           ">": operator.gt, ">=": operator.ge}
@@ -24,6 +26,7 @@ class ExprCompiler:
     def __init__(self, game, checked):
         self.game = game
         self.resolved = checked.resolved
+        self.types = checked.types
 
     def compile(self, node):
         return getattr(self, "c_" + type(node).__name__)(node)
@@ -132,6 +135,9 @@ class ExprCompiler:
 
     def c_Where(self, node):
         source, condition = self.compile(node.source), self.compile(node.condition)
+        fast = self._fast_cell_filter(node, source)
+        if fast is not None:
+            return fast
 
         def f(ctx):
             saved = ctx.it
@@ -142,6 +148,19 @@ class ExprCompiler:
                     out.append(element)
             ctx.it = saved
             return tuple(out)
+        return f
+
+    def _fast_cell_filter(self, node, source):
+        """`cells where kind == x` and the like: one test per cell on the board's kinds."""
+        if self.types.get(node.source) != CELLS:
+            return None
+        test = fastpaths.kind_predicate(self.game, self.resolved, node.condition)
+        if test is None:
+            return None
+
+        def f(ctx):
+            boards = ctx.state.kind
+            return tuple(cell for cell in source(ctx) if test(boards[cell >> CELL_BITS][cell & CELL_MASK]))
         return f
 
     def c_Conditional(self, node):

@@ -9,11 +9,10 @@ is never changed.
 
 from __future__ import annotations
 
-import random
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
 from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key
-from boardrule.interpreter.state import Pending, State
+from boardrule.interpreter.state import LazyRandom, Pending, State
 from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
 
 MAX_STEPS = 100_000  # flow steps per game, a guard against packs that never end
@@ -32,7 +31,7 @@ def initial_state(game, players: int | None = None, seed: int = 0, options: dict
     if not low <= players <= high:
         raise UsageError(f"{game.name} is for {low}-{high} players, not {players}", code="E002")
     chosen = resolve_options(game, options or {})
-    rng = random.Random(seed)
+    rng = LazyRandom.seeded(seed)
     seats = max(game.model.game.seats or 0, players)
     if seating is not None:
         occupied = tuple(sorted(int(s) for s in seating))
@@ -179,6 +178,21 @@ def apply(game, state: State, move: Move) -> State:
     if game.check_end == "turn":
         _check_end(game, new)
     _advance(game, new)
+    return new
+
+
+def preview(game, state: State, move: Move) -> State:
+    """The state right after a legal move's effect, for judging it (agents).
+
+    Unlike `apply`, it neither checks legality again nor runs the flow on;
+    a move whose effect still asks a choice is previewed before the choice.
+    """
+    new = state.clone()
+    if move.action != DONE:
+        try:
+            _run_action(game, new, move)
+        except NeedChoice:
+            return state
     return new
 
 
@@ -362,7 +376,8 @@ def _next_phase(game, state):
         if not game.round_steps:
             raise RuleError("the flow has no `round:` steps", game.end_span)
         return
-    _check_end(game, state)
+    if game.check_end == "round":  # checked per turn, it has been judged after every change already
+        _check_end(game, state)
     if state.phase == "over":
         return
     state.round += 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+from boardrule.interpreter import fastpaths
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
@@ -341,15 +342,23 @@ def _matches(compiler, node, args, kwargs):
     shape_arg = args[0]
     option = {k: compiler.compile(v.value) for k, v in kwargs.items()}
     standin = _with_it(option["standin"]) if "standin" in option else None
+    fast_standin = (fastpaths.kind_predicate(compiler.game, compiler.resolved, kwargs["standin"].value)
+                    if "standin" in kwargs else None)
     distinct = _with_it(option["distinct"]) if "distinct" in option else None
     simple = not ({"missing", "distinct", "anywhere"} & set(option))
+
+    def stand_cells(ctx, base):
+        # a stand-in is judged once per cell, not once per slot of every placement
+        if fast_standin is not None:
+            kinds = ctx.state.kind[base >> CELL_BITS]
+            return frozenset(c for c in ctx.game.grid.cells if fast_standin(kinds[c]))
+        return frozenset(c for c in ctx.game.grid.cells if standin(ctx, base | c)) if standin else frozenset()
 
     def f(ctx):
         shape = shape_arg(ctx)
         base = ctx.board << CELL_BITS
         within = set(option["within"](ctx)) if "within" in option else None
-        # a stand-in is judged once per cell, not once per slot of every placement
-        stand = frozenset(c for c in ctx.game.grid.cells if standin(ctx, base | c)) if standin else frozenset()
+        stand = stand_cells(ctx, base)
         if simple and not ctx.game.legends.get(shape.name):
             found = _kind_matches(ctx, shape, base, stand)
         else:

@@ -197,6 +197,8 @@ def _pieces(game, model, exprs, effects):
     # an attribute naming a shape (a building's pattern) holds the shape itself
     game.static_attrs = {p.name: {k: game.shapes.get(v, v) if isinstance(v, str) else v
                                   for k, (v, _) in p.attributes.items()} for p in model.pieces}
+    game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
+    game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
     game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
     game.symbols = {p.name: p.symbol for p in model.pieces}
     game.mark_names = frozenset(m for p in model.pieces for m in p.marks)

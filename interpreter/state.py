@@ -14,6 +14,37 @@ import attrs
 FORMAT_VERSION = 1
 
 
+class LazyRandom:
+    """A seeded generator whose state is only copied into a live generator
+    when a chance step uses it: most states of a game never roll a die, and
+    cloning a live generator is a large part of the cost of a move."""
+
+    __slots__ = ("_state", "_live")
+
+    def __init__(self, state):
+        self._state = state
+        self._live = None
+
+    @classmethod
+    def seeded(cls, seed) -> "LazyRandom":
+        return cls(random.Random(seed).getstate())
+
+    def getstate(self):
+        return self._live.getstate() if self._live is not None else self._state
+
+    def setstate(self, state):
+        self._state, self._live = state, None
+
+    def _generator(self) -> random.Random:
+        if self._live is None:
+            self._live = random.Random(0)
+            self._live.setstate(self._state)
+        return self._live
+
+    def __getattr__(self, name):  # choice, shuffle, sample, random, randrange...
+        return getattr(self._generator(), name)
+
+
 @attrs.define(eq=False)
 class Pending:
     """One seat's open decision in the current step."""
@@ -55,8 +86,7 @@ class State:
     moves_cache: dict = attrs.field(factory=dict, eq=False, repr=False, metadata={"transient": True})
 
     def clone(self) -> "State":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = LazyRandom(self.rng.getstate())
         return State(
             self.seats, self.players, self.options,
             [list(b) for b in self.kind], [list(b) for b in self.owner],
@@ -64,5 +94,5 @@ class State:
             dict(self.vars), [dict(p) for p in self.pvars], [list(p) for p in self.points],
             dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
             self.phase, self.step, self.round, self.queue,
-            {s: attrs.evolve(p) for s, p in self.pending.items()},
+            {s: Pending(p.actions, p.repeat, p.choice, p.moved) for s, p in self.pending.items()},
             list(self.finished), list(self.log), self.steps_run, 0, self.snapshot)
