@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from boardrule.interpreter.geometry import column_letters
 from boardrule.interpreter.positions import board_rows
 from boardrule.interpreter.values import PLAYERS
 
@@ -12,7 +13,7 @@ def render_board(game, state, board, color=False) -> str:
     """A board as text: square grids as a table, hex grids as offset rows."""
     rows = board_rows(game, state, board)
     width = max((len(t) for row in rows for t in row), default=1)
-    letters = [_column_letters(x) for x in range(game.grid.width)]
+    letters = [column_letters(x) for x in range(game.grid.width)]
     width = max(width, max(len(l) for l in letters))
     if game.grid.kind == "hex" and (game.grid.hex_layout or "").startswith("flat"):
         return _render_flat_hex(rows, letters, width, game.grid.hex_layout.endswith("odd"), color)
@@ -40,15 +41,6 @@ def _paint(token, color):
     if not color or token in (".", "-"):
         return token
     return click.style(token, bold=True)
-
-
-def _column_letters(col: int) -> str:
-    letters = ""
-    col += 1
-    while col:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
 
 
 def render_legend(game) -> str:

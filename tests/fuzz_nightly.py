@@ -28,12 +28,20 @@ import test_fuzz  # noqa: E402  (the strategies and the pipeline)
 ENGINE_DIRS = ("/dsl/", "/interpreter/", "/cli/", "/api/")
 
 
+def _name(frame) -> str:
+    return f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+
+
 def where(exc: BaseException) -> str:
-    """file:line of the innermost frame in the engine (or in any file, failing that)."""
+    """The innermost engine frame (any frame, failing that); for a RecursionError, the loop's most
+    repeated named engine function, so that one endless recursion counts once, wherever it died."""
     frames = traceback.extract_tb(exc.__traceback__)
     engine = [f for f in frames if any(d in f.filename for d in ENGINE_DIRS)] or frames
-    last = engine[-1]
-    return f"{Path(last.filename).parent.name}/{Path(last.filename).name}:{last.lineno} in {last.name}"
+    if isinstance(exc, RecursionError):
+        named = [f for f in engine if not f.name.startswith("<")] or engine
+        counts = collections.Counter(_name(f) for f in named)
+        return "the loop through " + max(counts, key=lambda k: (counts[k], k))
+    return _name(engine[-1])
 
 
 def run(name: str, examples: int, rng_seed: int) -> dict:

@@ -209,8 +209,8 @@ def typed(kind: str, depth: int, avoid_known: bool = True, _cache={}):
         "player": ["me", "left", "right", "players[0]", "players[2]"],
         "sym": ["stone", "flag", "red", "kind", "none", "kinds[0]"],
     }
-    if avoid_known:  # score-reads-itself, player-var-in-end, attribute-of-a-symbol
-        leaves["num"] = [x for x in leaves["num"] if x not in ("me.score", "gold")]
+    if avoid_known:  # KNOWN_ESCAPES score-reads-itself and attribute-of-a-symbol
+        leaves["num"].remove("me.score")
         leaves["sym"].remove("red")
     base = st.sampled_from(leaves[kind])
     if kind == "num":
@@ -406,32 +406,50 @@ def _test_entry(text: str) -> str:
     return host_pack("SCORE", "1").replace(_TESTS, text)
 
 
-#: Small inputs that let an exception other than BoardruleError/RuleError out today.
+_SCENARIO_SHAPES = ("interpreter/scenarios.py (and positions.py): the shape of a `tests:` entry is never "
+                    "checked, so a scalar or list where a mapping belongs (or the reverse) crashes")
+
+#: Small inputs that let an exception other than BoardruleError/RuleError out today:
+#: name -> (exception, where and why, pack text).
 KNOWN_ESCAPES = {
-    # interpreter/scoring.py: a score term reading a score recurses without end.
-    "score-reads-itself": (RecursionError, _host("SCORE", "me.score")),
-    # interpreter/functions.py: `size` of a piece kind (not a deck) -> KeyError in state.decks.
-    "size-of-a-kind": (KeyError, _host("SCORE", "size(stone)")),
-    # interpreter/scoring.py: `choose` outside a mark returns a Choice that scoring passes to int().
-    "choose-in-a-score": (TypeError, _host("SCORE", "choose(cells)")),
-    # interpreter/functions.py read_attribute: static[kind] for a symbol that is no piece kind.
-    "attribute-of-a-symbol": (KeyError, _host("EFFECT", "place red at cell",
-                                              **{'term: "1"': 'term: "count(cells where color == blue)"'})),
-    # interpreter/functions.py _matches / game.slot_test: a shape-valued attribute of a symbol is none.
-    "matches-of-none": (AttributeError, _host("SCORE", "count(matches(ghost.pattern))", **{
-        "colors: [red, blue]": "colors: [red, blue, ghost]",
-        "stone: {symbol: S,": "stone: {symbol: S, pattern: line,"})),
-    # interpreter/scenarios.py and positions.py: the shape of a `tests:` entry is never checked.
-    "test-expect-scalar": (AttributeError, _test_entry("    expect: 3\n")),
-    "test-expect-list": (AttributeError, _test_entry("    expect: [score]\n")),
-    "test-position-scalar": (AttributeError, _test_entry("    position: 3\n")),
-    "test-move-mapping": (AttributeError, _test_entry("    moves: [{P1: play A1}]\n")),
-    "test-illegal-scalar": (AttributeError, _test_entry("    expect: {illegal: {P2: play B2}}\n")),
-    "test-terms-scalar": (AttributeError, _test_entry("    expect: {terms: {P1: 3}}\n")),
-    "test-vars-scalar": (AttributeError, _test_entry("    expect: {vars: 3}\n")),
-    "test-players-text": (TypeError, _test_entry("    players: two\n    moves: [P1 play A1]\n")),
-    "test-seats-scalar": (AttributeError, _test_entry("    seats: P1\n")),
-    "test-options-list": (AttributeError, _test_entry("    options: [a]\n")),
+    "score-reads-itself": (RecursionError, "interpreter/scoring.py: a scoring term that reads a score "
+                           "(`me.score`) recomputes the score sheet without end", _host("SCORE", "me.score")),
+    "set-changes-a-type": (TypeError, "dsl/checker.py s_Set: `set` never compares the value's type with the "
+                           "variable's, so a number variable takes a text and `+=` fails in Python",
+                           _host("EFFECT", 'set total = "x"\ntotal += 1')),
+    "size-of-a-kind": (KeyError, "interpreter/functions.py (size): `size` of a piece kind, not a deck, is a "
+                       "KeyError in state.decks; the checker types its argument as ANY",
+                       _host("SCORE", "size(stone)")),
+    "choose-in-a-score": (TypeError, "interpreter/scoring.py _piece_terms: `choose(...)` outside a mark gives "
+                          "a Choice that scoring passes to int()", _host("SCORE", "choose(cells)")),
+    "attribute-of-a-symbol": (KeyError, "interpreter/functions.py read_attribute: `static[kind]` for a placed "
+                              "symbol that is no piece kind", _host("EFFECT", "place red at cell", **{
+                                  'term: "1"': 'term: "sum(cells, if color == blue then 1 else 0)"'})),
+    "matches-of-none": (AttributeError, "interpreter/functions.py _matches (then game.slot_test): the pattern "
+                        "attribute of a symbol that is no piece kind is none, and `shape.name` fails",
+                        _host("SCORE", "count(matches(ghost.pattern))", **{
+                            "colors: [red, blue]": "colors: [red, blue, ghost]",
+                            "stone: {symbol: S,": "stone: {symbol: S, pattern: line,"})),
+    "arithmetic-on-none": (TypeError, "dsl/types.py compatible(): `none` is accepted where a number is "
+                           "required, so `-none` or `1 + none` passes the checker and fails in Python",
+                           _host("SCORE", "-none")),
+    "mixed-list-parameter": (TypeError, "dsl/checker.py x_ListExpr: a list mixing numbers and texts is typed "
+                             "`list of any`, so it passes as a list of cells; `place` then shifts a text "
+                             "(interpreter/effects.py)", _host("PARAM", '[1, "x"]')),
+    "mixed-list-move-text": (IndexError, "same root as mixed-list-parameter: printing the move reads the "
+                             "number -1 as a cell (interpreter/moves.py value_text -> geometry.name)",
+                             _host("PARAM", '[-1, -1, "x"]')),
+    "test-expect-scalar": (AttributeError, _SCENARIO_SHAPES, _test_entry("    expect: 3\n")),
+    "test-expect-list": (AttributeError, _SCENARIO_SHAPES, _test_entry("    expect: [score]\n")),
+    "test-position-scalar": (AttributeError, _SCENARIO_SHAPES, _test_entry("    position: 3\n")),
+    "test-move-mapping": (AttributeError, _SCENARIO_SHAPES, _test_entry("    moves: [{P1: play A1}]\n")),
+    "test-illegal-scalar": (AttributeError, _SCENARIO_SHAPES,
+                            _test_entry("    expect: {illegal: {P2: play B2}}\n")),
+    "test-terms-scalar": (AttributeError, _SCENARIO_SHAPES, _test_entry("    expect: {terms: {P1: 3}}\n")),
+    "test-vars-scalar": (AttributeError, _SCENARIO_SHAPES, _test_entry("    expect: {vars: 3}\n")),
+    "test-players-text": (TypeError, _SCENARIO_SHAPES, _test_entry("    players: two\n    moves: [P1 play A1]\n")),
+    "test-seats-scalar": (AttributeError, _SCENARIO_SHAPES, _test_entry("    seats: P1\n")),
+    "test-options-list": (AttributeError, _SCENARIO_SHAPES, _test_entry("    options: [a]\n")),
 }
 
 
@@ -449,11 +467,11 @@ FIXED_ESCAPES = {
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=exc, reason=f"escapes as {exc.__name__}"),
-                 id=name)
-    for name, (exc, _) in KNOWN_ESCAPES.items()])
+    pytest.param(name, id=name, marks=pytest.mark.xfail(strict=True, raises=exc,
+                                                        reason=f"escapes as {exc.__name__}: {why}"))
+    for name, (exc, why, _) in KNOWN_ESCAPES.items()])
 def test_known_escape(name):
-    exercise(KNOWN_ESCAPES[name][1])
+    exercise(KNOWN_ESCAPES[name][2])
 
 
 @pytest.mark.parametrize("name", sorted(FIXED_ESCAPES))

@@ -165,7 +165,49 @@ def test_the_comma_trap_hint_is_given(run_cli):
     assert first.startswith("tests/golden/comma_trap.pack:10:28: error[") and "ends too early" in first
 
 
-@pytest.mark.parametrize("name", [n for n in case_names() if n not in XFAIL and n != "cli_unknown_bundled"])
+#: case -> the text the first diagnostic must point at, read from the pack file itself, so a
+#: regeneration cannot pin a caret in the wrong place.
+POINTS_AT = {
+    "syntax_in_literal_block": "*",
+    "syntax_in_folded_block": "*",
+    "syntax_in_block_indicator": "*",
+    "syntax_in_quoted_escape": "]",
+    "syntax_crlf": "*",
+    "unexpected_character": "&",
+    "unexpected_token": ")",
+    "unexpected_end_token": "empty",
+    "expression_ends_early": "+",
+    "unknown_name": "emptty",
+    "unknown_function": "abss(-2)",
+    "unknown_attribute": "it.emty",
+    "unknown_action": "paly",
+    "wrong_type_count": "3",
+    "wrong_type_plus": "cells",
+    "chart_mixed_values": '1 2 3 -> 0 "one" 2',
+    "region_cell_off_board": "Z9",
+    "yaml_anchor_alias": "&base",
+    "yaml_duplicate_key": "stone",
+    "test_score_mismatch": "2",
+    "test_illegal_move": "P2 play A1",
+    "not_utf8": "\ufffd",
+}
+
+
+@pytest.mark.parametrize("name", sorted(POINTS_AT))
+def test_carets_point_at_the_offending_text(name, run_cli):
+    out = run_cli(case_args(name)).stdout
+    first = HEADER.search(out)
+    assert first is not None and first["file"] == f"tests/golden/{name}.pack", out
+    raw = (GOLDEN / f"{name}.pack").read_bytes().decode("utf-8", errors="replace")
+    line = re.split("\r\n|\n", raw)[int(first["line"]) - 1]
+    col = int(first["col"])
+    wanted = POINTS_AT[name]
+    assert line[col - 1: col - 1 + len(wanted)] == wanted, f"{line!r} at column {col}"
+    caret_line = out.splitlines()[2]
+    assert caret_line.index("^") - caret_line.index("|") - 2 == col - 1  # the caret sits under that column
+
+
+@pytest.mark.parametrize("name", [n for n in case_names() if n not in XFAIL])
 def test_json_and_github_formats_agree_with_text(name, run_cli):
     """The other output formats report the same diagnostics at the same places."""
     text = (GOLDEN / f"{name}.expected").read_text(encoding="utf-8")
