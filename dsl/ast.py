@@ -343,3 +343,17 @@ class PlayerRange:
     low: int
     high: int
     span: Span
+
+
+@node
+class ArtCell:
+    """One cell of a shape's art: a requirement name, `X`, or `.` for a hole."""
+
+    name: str
+    span: Span
+
+
+@node
+class Art:
+    rows: tuple  # of tuples of ArtCell
+    span: Span

@@ -19,15 +19,15 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from boardrule.dsl.diagnostics import Diagnostic, PackError, Span
 from boardrule.dsl.transform import AstBuilder
 
-FIELD_KINDS = ("expr", "effect", "chart", "grid", "cells", "players")
+FIELD_KINDS = ("expr", "effect", "chart", "grid", "cells", "players", "art")
 MAX_FRAGMENT = 20_000  # characters in one field
-MAX_NESTING = 200  # brackets open at once
+MAX_NESTING = 100  # brackets open at once
 MAX_DEPTH = 200  # levels of the syntax tree (the checker and the closures recurse)
 
 _READABLE = {
     "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",
     "CELL_NAME": "a cell name like A1", "COMP_OP": "a comparison", "GRID_KIND": "`square` or `hex`",
-    "CHANGE_OP": "`+=` or `-=`", "CHOOSE_MODE": "`optional`",
+    "CHANGE_OP": "`+=` or `-=`", "CHOOSE_MODE": "`optional`", "ART_CELL": "a cell of the art (a name or `.`)",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",
     "COMMA": "`,`", "COLON": "`:`", "DOT": "`.`", "PLUS": "`+`", "MINUS": "`-`", "STAR": "`*`",
     "SLASH": "`/`", "PERCENT": "`%`", "EQUAL": "`=`", "SEMICOLON": "`;`",
@@ -61,6 +61,8 @@ def parse_fragment(text: str, kind: str, locate=None, file: str = "<fragment>"):
     """
     locate = locate or _plain_locate(file, text)
     _check_limits(text, locate)
+    if kind == "art":  # rows may be written on lines of their own: same length, offsets unchanged
+        text = _art_rows(text)
     try:
         tree = _lark().parse(text, start=kind + "_field")
     except UnexpectedInput as err:
@@ -86,6 +88,17 @@ def _check_depth(tree, locate) -> None:
             raise PackError([Diagnostic("E106", f"this expression is nested more than {MAX_DEPTH} deep",
                                         locate(start, start + 1))])
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
+def _art_rows(text: str) -> str:
+    """Art written on lines: newlines become `/` (each a single character, so
+    offsets and diagnostics stay right); blank lines around it are spaces."""
+    body = text.strip()
+    if "/" in body:
+        return text
+    start = text.index(body[0]) if body else 0
+    end = start + len(body)
+    return " " * start + body.replace("\n", "/") + " " * (len(text) - end)
 
 
 def _check_limits(text: str, locate) -> None:

@@ -137,9 +137,21 @@ def read_shapes(r: Reader, node) -> tuple:
         legend = {str(k.value): r.expr(v, f"legend `{k.value}`") for k, v in _entries(r, m.get("legend"), "legend")}
         if m.get("art") is None and m.get("family") is None:
             r.bag.error("E017", f"shape `{key.value}` needs `art:` or `family:`", key.span)
+        art = r.fragment(m.get("art"), "art", f"the art of shape `{key.value}`") if m.get("art") is not None else None
+        _check_art(r, art, key, legend)
         shapes.append(ShapeDef(str(key.value), r.text(m.get("art"), "art"), m.get("art"), symmetry, legend,
                                r.expr(m.get("family"), "family"), r.expr(m.get("sizes"), "sizes"), key.span))
     return tuple(shapes)
+
+
+def _check_art(r: Reader, art, key, legend) -> None:
+    if art is None:
+        return
+    if all(cell.name == "." for row in art.rows for cell in row):
+        r.bag.error("E017", f"shape `{key.value}` has no cell: its art is all holes", art.span)
+    for symbol in legend:
+        if not any(cell.name == symbol for row in art.rows for cell in row):
+            r.bag.warning("W017", f"legend `{symbol}` names no cell of the art of `{key.value}`", key.span)
 
 
 def read_charts(r: Reader, node) -> dict:

@@ -48,6 +48,12 @@ class AstBuilder(Transformer):
         refs = tuple(ast.CellRef(str(t), self._token_span(t)) for t in children)
         return ast.CellList(refs, self._span(meta))
 
+    def art_field(self, meta, children):
+        return ast.Art(tuple(children), self._span(meta))
+
+    def art_row(self, meta, children):
+        return tuple(ast.ArtCell(str(t), self._token_span(t)) for t in children)
+
     def players_field(self, meta, children):
         low = int(children[0])
         high = int(children[1]) if len(children) > 1 else low

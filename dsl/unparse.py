@@ -151,6 +151,8 @@ _RENDER = {
     ast.CellRef: lambda n: n.name,
     ast.CellList: lambda n: _join(n.cells, " "),
     ast.PlayerRange: lambda n: str(n.low) if n.low == n.high else f"{n.low}..{n.high}",
+    ast.ArtCell: lambda n: n.name,
+    ast.Art: lambda n: " / ".join(" ".join(c.name for c in row) for row in n.rows),
 }
 
 

@@ -251,6 +251,13 @@ CASES = [
     pytest.param("players", "2", ("PlayerRange", 2, 2), id="players-single"),
     pytest.param("players", "1..5", ("PlayerRange", 1, 5), id="players-range"),
     pytest.param("players", "2 .. 4", ("PlayerRange", 2, 4), id="players-range-spaced"),
+    # ---- shape art
+    pytest.param("art", "X X X", ("Art", [[("ArtCell", "X"), ("ArtCell", "X"), ("ArtCell", "X")]]), id="art-row"),
+    pytest.param("art", ". wheat / brick glass",
+                 ("Art", [[("ArtCell", "."), ("ArtCell", "wheat")], [("ArtCell", "brick"), ("ArtCell", "glass")]]),
+                 id="art-rows-slash"),
+    pytest.param("art", "X .\nX X\n", ("Art", [[("ArtCell", "X"), ("ArtCell", ".")],
+                                                [("ArtCell", "X"), ("ArtCell", "X")]]), id="art-rows-lines"),
 ]
 
 
@@ -341,7 +348,8 @@ def test_round_trip_of_bundled_packs():
     """Every language field of the bundled packs survives unparse and parse."""
     from boardrule.dsl.pack import load_pack
 
-    kinds = {ast.Chart: "chart", ast.GridDecl: "grid", ast.CellList: "cells", ast.PlayerRange: "players"}
+    kinds = {ast.Chart: "chart", ast.GridDecl: "grid", ast.CellList: "cells", ast.PlayerRange: "players",
+             ast.Art: "art"}
     expr_types = set(ast.Expr.__args__)
     stmt_types = set(ast.Stmt.__args__)
     found = []
@@ -411,7 +419,7 @@ ERRORS = [
     pytest.param("chart", "-> 1", "E103", 1, 1, id="chart-without-keys"),
     pytest.param("chart", "1 2 3", "E101", 1, 5, id="chart-without-arrow"),
     pytest.param("expr", "(" * 300 + "a" + ")" * 300, "E106", 1, MAX_NESTING + 1, id="300-parentheses"),
-    pytest.param("expr", "[" * 150 + "f(" * 100, "E106", 1, 150 + 2 * (MAX_NESTING - 150) + 2,
+    pytest.param("expr", "[" * 50 + "f(" * 100, "E106", 1, 50 + 2 * (MAX_NESTING - 50) + 2,
                  id="deep-mixed-brackets"),
     pytest.param("expr", "", "E101", 1, 1, id="empty-expression"),
     pytest.param("expr", "   \n  ", "E101", 1, 1, id="blank-expression"),
@@ -627,6 +635,9 @@ FIELDS = {
     "cells": st.builds(ast.CellList, _tuple(st.builds(ast.CellRef, CELL_NAMES, st.just(SP)), max_size=5),
                        st.just(SP)),
     "players": st.builds(lambda low, extra: ast.PlayerRange(low, low + extra, SP), INTS, st.integers(0, 9)),
+    "art": st.builds(ast.Art, _tuple(_tuple(st.builds(ast.ArtCell, st.sampled_from(["X", ".", "wood", "a_1"]),
+                                                      st.just(SP)), min_size=1, max_size=4), min_size=1, max_size=3),
+                     st.just(SP)),
 }
 
 
