@@ -13,6 +13,7 @@ import click
 from boardrule.dsl.diagnostics import BoardruleError, UsageError
 from boardrule.interpreter import api, flow
 from boardrule.interpreter.agents import make_agent
+from boardrule.interpreter.moves import move_label
 from boardrule.interpreter.values import PLAYERS
 
 HELP = """Type a move as listed (e.g. `play B2`) or its number. Commands:
@@ -116,8 +117,8 @@ class Session:
             if word == "help":
                 click.echo(HELP)
             elif word == "moves":
-                for i, text in enumerate(menu, 1):
-                    click.echo(f"  {i:>3}. {text}")
+                for i, (text, move) in enumerate(zip(menu, moves), 1):
+                    click.echo(f"  {i:>3}. {text:<24} {move_label(move, self.game)}")
             elif word == "score":
                 from boardrule.cli.render import render_sheets
                 click.echo(render_sheets(api.score_report(self.game, self.state)))

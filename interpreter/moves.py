@@ -67,6 +67,23 @@ def move_text(move: Move, game) -> str:
     return text
 
 
+def move_label(move: Move, game) -> str:
+    """A readable label: the action's `label:` (or its name) and each value by name.
+
+    `put wood B2` reads "place a good: good wood, cell B2".
+    """
+    if move.action == DONE:
+        return "done: end this decision"
+    action = game.actions.get(move.action)
+    title = (action.label if action is not None and action.label else move.action.replace("_", " "))
+    types = getattr(game, "param_types", {}).get(move.action, ())
+    names = [name for name, _ in action.params] if action is not None else []
+    parts = [f"{name} {value_text(value, game.grid, types[i] if i < len(types) else None)}"
+             for i, (name, value) in enumerate(zip(names, move.args))]
+    parts += [f"then {value_text(a, game.grid)}" for a in move.answers]
+    return title + (": " + ", ".join(parts) if parts else "")
+
+
 def normalise_text(text: str) -> str:
     """A key for comparing typed moves: spacing and case do not matter.
 

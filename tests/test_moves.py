@@ -1,0 +1,71 @@
+"""Move notation: stable text, readable labels, numbers are not cells."""
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter import flow
+from boardrule.interpreter.api import open_game
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.moves import move_label, move_text, normalise_text
+
+PACK = """
+game: {id: picks, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+shapes: {pair: {art: X X, symmetry: all}}
+player_vars: {total: 0}
+actions:
+  take:
+    label: take some coins
+    params: {amount: 1..12}
+    effect: total += amount
+  lay:
+    params: {at: "placements(pair, cells where empty)"}
+    effect: for c in at { place stone at c }
+flow:
+  round: [{turns: [take, lay]}]
+  end: total > 20
+"""
+
+
+def game_and_state():
+    game = compile_game(load_pack_text(PACK, "picks.pack"))
+    return game, flow.initial_state(game, 1)
+
+
+def test_numbers_print_as_numbers_and_cells_by_name():
+    game, state = game_and_state()
+    texts = [move_text(m, game) for m in flow.legal_moves(game, state, 0)]
+    assert "take 12" in texts and "take 1" in texts
+    assert "lay A1+B1" in texts
+
+
+def test_a_readable_label_names_each_value():
+    game, state = game_and_state()
+    move = flow.parse_move(game, state, 0, "take 7")
+    assert move_label(move, game) == "take some coins: amount 7"
+
+
+def test_a_list_of_cells_may_be_typed_in_any_order_and_case():
+    game, state = game_and_state()
+    assert flow.parse_move(game, state, 0, "LAY b1+a1") == flow.parse_move(game, state, 0, "lay A1+B1")
+    assert normalise_text("lay  B1+A1") == normalise_text("lay A1+B1")
+
+
+def test_legal_moves_are_sorted_and_the_same_every_time():
+    game = open_game("tictactoe")
+    state = flow.initial_state(game, 2)
+    first = [move_text(m, game) for m in flow.legal_moves(game, state, 0)]
+    assert first == [move_text(m, game) for m in flow.legal_moves(game, state, 0)]
+    assert first[:4] == ["play A1", "play B1", "play C1", "play A2"]
+
+
+def test_an_illegal_move_leaves_the_state_unchanged_and_names_the_rule():
+    import pytest
+
+    from boardrule.dsl.diagnostics import IllegalMoveError
+    from boardrule.interpreter.moves import Move
+    game, state = game_and_state()
+    before = list(state.pvars[0].items())
+    with pytest.raises(IllegalMoveError) as err:
+        flow.apply(game, state, Move(0, "take", (13,)))
+    assert "parameter `amount` of `take`: 13 is not one of `1..12`" in str(err.value)
+    assert list(state.pvars[0].items()) == before
