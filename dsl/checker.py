@@ -91,6 +91,13 @@ class Checker:
 
     def x_Name(self, node, scope):
         resolution, t = self.resolve_name(node.id, scope)
+        if resolution is None and not scope.me and (node.id in self.sym.player_vars or node.id in (
+                "me", "left", "right", "others")):
+            what = "a player variable" if node.id in self.sym.player_vars else "about the player a rule runs for"
+            self.error("E214", f"`{node.id}` is {what}, but no player is meant here", node,
+                       f"name the player: `any(p.{node.id} ... for p in players)`" if node.id in self.sym.player_vars
+                       else "use `players`, or `for p in players { ... }`")
+            return ANY
         if resolution is None:
             hint = did_you_mean(node.id, self.known_names(scope))
             self.error("E201", f"unknown name `{node.id}`", node, hint)

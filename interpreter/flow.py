@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
-from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key
+from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key, value_text
 from boardrule.interpreter.state import LazyRandom, Pending, State
 from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
 
@@ -246,9 +246,9 @@ def explain_illegal(game, state, move) -> str:
     if len(move.args) != len(action.params):
         return f"action `{action.name}` takes {len(action.params)} value(s), {len(move.args)} given"
     ctx = game.ctx(state, me=PLAYERS[move.seat])
-    for (name, domain), node_pair, value in zip(action.params, action.param_nodes, move.args):
+    for index, ((name, domain), node_pair, value) in enumerate(zip(action.params, action.param_nodes, move.args)):
         if value not in domain(ctx):
-            text = move_text(Move(move.seat, move.action, (value,)), game.grid).split(" ", 1)[-1]
+            text = value_text(value, game.grid, game.param_types[action.name][index])
             why = _shape_reasons(game, ctx, node_pair[1], value)
             return (f"parameter `{name}` of `{action.name}`: {text} is not one of `{_source(game, node_pair[1])}`"
                     + (": " + "; ".join(why) if why else ""))

@@ -22,7 +22,7 @@ actions:
     effect: for c in at { place stone at c }
 flow:
   round: [{turns: [take, lay]}]
-  end: total > 20
+  end: any(p.total > 20 for p in players)
 """
 
 
