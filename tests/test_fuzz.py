@@ -22,6 +22,13 @@ each a strict xfail naming the file at fault), `FIXED_ESCAPES` (the same, once
 fixed), and resource bombs that must be answered with a diagnostic within 1 s
 (asserted < 2 s for slack).
 
+The property tests let an escape pass only when it is one of `KNOWN_ESCAPES`
+(same exception, engine function and message): hypothesis draws some values
+from constants of the loaded modules, so the examples of a derandomized run
+still depend on what else pytest imported, and a known bug must not make the
+run flaky.  When a known bug is fixed its strict xfail XPASSes: move its input
+to `FIXED_ESCAPES`.
+
 tests/fuzz_nightly.py runs the same strategies with a large budget.
 """
 
@@ -475,6 +482,10 @@ KNOWN_ESCAPES = {
         TypeError, "interpreter/scoring.py:_piece_terms", "Choice",
         "interpreter/scoring.py _piece_terms: `choose(...)` outside a mark gives a Choice that scoring "
         "passes to int()", _host("SCORE", "choose(cells)")),
+    "choose-of-a-number": Known(
+        TypeError, "interpreter/functions.py:f", "not iterable",
+        "dsl/builtins.py types the argument of `choose` as ANY, so `choose(6)` passes the checker and "
+        "interpreter/functions.py (_choose) iterates over a number", _host("SCORE", "choose(6)")),
     "attribute-of-a-symbol": Known(
         KeyError, "interpreter/functions.py:read_attribute", "^'\\w+'$",
         "interpreter/functions.py read_attribute: `static[kind]` for a placed symbol that is no piece kind",
@@ -586,13 +597,18 @@ class TooSlow(BaseException):
 @contextmanager
 def within(seconds: float):
     """Interrupt the block (at the next Python bytecode) once `seconds` have passed."""
+    armed = [True]
+
     def alarm(signum, frame):
-        raise TooSlow(f"still running after {seconds} s")
+        if armed[0]:  # a late signal, once the block is over, does nothing
+            armed[0] = False
+            raise TooSlow(f"still running after {seconds} s")
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
+        armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 

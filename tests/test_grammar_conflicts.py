@@ -20,7 +20,9 @@ from boardrule.dsl.parser import FIELD_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 GRAMMAR = ROOT / "dsl" / "boardrule.lark"
+#: The entry points this test was asked to cover; any other the parser uses is checked too.
 START_RULES = ["expr_field", "effect_field", "chart_field", "grid_field", "cells_field", "players_field"]
+ALL_STARTS = START_RULES + [k + "_field" for k in FIELD_KINDS if k + "_field" not in START_RULES]
 
 
 class _Collect(logging.Handler):
@@ -61,15 +63,15 @@ def conflicts(messages) -> list[str]:
 
 
 def test_the_start_rules_are_the_parsers():
-    assert [k + "_field" for k in FIELD_KINDS] == START_RULES
+    assert set(START_RULES) <= {k + "_field" for k in FIELD_KINDS}
 
 
 def test_grammar_has_no_conflicts():
-    messages = build(GRAMMAR.read_text(encoding="utf-8"), START_RULES)
+    messages = build(GRAMMAR.read_text(encoding="utf-8"), ALL_STARTS)
     assert not conflicts(messages), "\n".join(messages)
 
 
-@pytest.mark.parametrize("start", START_RULES)
+@pytest.mark.parametrize("start", ALL_STARTS)
 def test_each_entry_point_alone_has_no_conflicts(start):
     messages = build(GRAMMAR.read_text(encoding="utf-8"), [start])
     assert not conflicts(messages), "\n".join(messages)
