@@ -5,7 +5,7 @@ to any `choose` its effect asked. The text form is what players type, logs
 store and tests write:
 
     play B2
-    build cottage B1+B2+C2 C2
+    build house B1+B2+C2 C2
     build guild A1+B1+B2 B1 / farm
     done
 
