@@ -37,7 +37,8 @@ def check(packs, fmt, no_tests):
             click.echo()
         for r in reports:
             status = "ok" if r.ok else "FAILED"
-            click.echo(f"{r.pack}: {status} ({r.tests_run} tests, {r.seconds:.2f} s)")
+            tests = f"{r.tests_run} test" + ("" if r.tests_run == 1 else "s")
+            click.echo(f"{r.pack}: {status} ({tests}, {r.seconds:.2f} s)")
         if diagnostics:
             click.echo(summary_line(diagnostics))
     usage = any(d.code in ("E120", "E121", "E124") for d in diagnostics)

@@ -136,7 +136,8 @@ class Session:
                     self._apply(flow.parse_move(self.game, self.state, seat, line))
                     return True
                 except BoardruleError as err:
-                    click.echo(f"  {err.diagnostics[0].message}")
+                    advice = "; type `moves` to list them" if err.diagnostics[0].code == "E504" else ""
+                    click.echo(f"  {err.diagnostics[0].message}{advice}")
 
     def _explain(self, seat, text):
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from boardrule.dsl.types import (ANY, BOOL, CELL, NUM, PLAYER, SHAPE, SYM, STR, Type, item_type,
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, NUM, PLAYER, SHAPE, SYM, STR, Type, item_type,
                                  list_of)
 
 CELLS = list_of(CELL)
@@ -72,8 +72,8 @@ FUNCTIONS = {
     "cell": sig([STR], CELL, "the cell with this name, like cell(\"B2\")"),
     "held": sig([CELL], list_of(SYM), "the pieces held by the piece on a cell", optional=1),
     "tokens": sig([CELL], list_of(SYM), "the tokens on a cell", optional=1),
-    "size": sig([ANY], NUM, "the number of cards left in a deck"),
-    "choose": sig([ANY], ANY, "in a mark: let the scoring pick the best option",
+    "size": sig([DECK], NUM, "the number of cards left in a deck"),
+    "choose": sig([list_of(ANY)], ANY, "in a mark: let the scoring pick the best option",
                   keywords=(("up_to", NUM),)),
     "kind_of": sig([SYM], SYM, "identity; reads better in some rules"),
 }

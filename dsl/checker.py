@@ -39,6 +39,7 @@ class Scope:
     it: Type = NONE
     self_type: Type = NONE
     me: bool = True
+    in_marks: bool = False  # `choose(...)` is allowed only in a piece's marks
 
     def bind(self, name: str, t: Type) -> "Scope":
         return attrs.evolve(self, locals={**self.locals, name: t})
@@ -183,7 +184,11 @@ class Checker:
     def x_ListExpr(self, node, scope):
         t = NONE
         for item in node.items:
-            t = join(t, self.expr(item, scope)) if t != NONE else self.expr(item, scope)
+            item_t = self.expr(item, scope)
+            joined = join(t, item_t) if t != NONE else item_t
+            if joined == ANY and ANY not in (t, item_t) and t != NONE:
+                self.error("E215", f"a list holds values of one type: this {item_t} follows a {t}", item)
+            t = joined
         return list_of(t if t != NONE else ANY)
 
     def x_Range(self, node, scope):
@@ -270,11 +275,14 @@ class Checker:
         signature = FUNCTIONS.get(node.func)
         if signature is None:
             hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)))
+            # the arguments are checked once the name is right: guessing their scope now
+            # would report follow-on errors on names that are fine
             self.error("E204", f"unknown function `{node.func}`", node, hint)
-            for arg in node.args:
-                self.expr(arg, scope)
             return ANY
         self.out.resolved[node] = ("function", node.func)
+        if node.func == "choose" and not scope.in_marks:
+            self.error("E216", "`choose(...)` leaves a choice to the scoring: it belongs in a piece's `marks:`",
+                       node, "to ask the player, use the statement `choose x from LIST { ... }` in an effect")
         return self.call_args(node, scope, signature)
 
     def define_call(self, node, scope):
@@ -453,7 +461,10 @@ class Checker:
 
     def s_Set(self, node, scope):
         expected = self.target(node.target, scope)
-        self.expr(node.value, scope)
+        actual = self.expr(node.value, scope)
+        if not compatible(actual, expected) and not compatible(expected, actual):
+            self.error("E210", f"`{node.target.name}` holds a {expected}, so it cannot be set to a {actual}",
+                       node.value)
 
     def s_Change(self, node, scope):
         expected = self.target(node.target, scope)
@@ -488,13 +499,13 @@ class Checker:
         self._loop(node.var, node.source, node.body, scope, "choose")
 
     def s_Roll(self, node, scope):
-        t = self.expr(node.dice, scope)
-        if isinstance(node.dice, ast.Name) and self.out.resolved.get(node.dice, ("",))[0] == "die":
-            return
-        if isinstance(node.dice, ast.ListExpr) and all(
-                self.out.resolved.get(d, ("",))[0] == "die" for d in node.dice.items):
-            return
-        self.error("E209", "`roll` takes a die or a list of dice", node.dice)
+        # `roll d` or `roll [d1, d2]`: names of dice, not their faces
+        items = node.dice.items if isinstance(node.dice, ast.ListExpr) else (node.dice,)
+        for item in items:
+            if isinstance(item, ast.Name) and item.id in self.sym.dice:
+                self.out.resolved[item] = ("die", item.id)
+            else:
+                self.error("E209", "`roll` takes a die or a list of dice", item)
 
     def s_Shuffle(self, node, scope):
         self.expect(node.deck, scope, DECK, "what to shuffle")
@@ -545,6 +556,8 @@ def _check_vars(checker: Checker, model) -> None:
     constant = Scope({}, me=False)
     for table, defs in ((checker.sym.vars, model.vars), (checker.sym.player_vars, model.player_vars)):
         for var in defs:
+            if var.name not in table or checker.sym.declared.get(var.name, (None, None))[1] is not var.span:
+                continue  # refused as a duplicate: its type must not shadow the first declaration
             values = var.per_seat or ((var.initial,) if var.initial is not None else ())
             t = NONE
             for value in values:
@@ -582,7 +595,7 @@ def _check_pieces(checker: Checker, model) -> None:
             checker.expect(piece.place, scope, BOOL, f"the placement rule of `{piece.name}`")
         for name, mark in piece.marks.items():
             if mark is not None:
-                checker.expr(mark, scope)
+                checker.expr(mark, attrs.evolve(scope, in_marks=True))
         for event, effect in piece.triggers:
             checker.block(effect, Scope({"event": EVENT}, self_type=CELL))
 
@@ -626,7 +639,7 @@ def _check_flow(checker: Checker, model) -> None:
         for name, span in step.actions:
             if name not in checker.sym.actions:
                 hint = did_you_mean(name, sorted(checker.sym.actions))
-                checker.bag.error("E204", f"unknown action `{name}`", span,
+                checker.bag.error("E224", f"unknown action `{name}`", span,
                                   hint=hint)
     if flow.end is not None:
         checker.expect(flow.end, Scope({}, me=False), BOOL, "the end condition")

@@ -172,6 +172,8 @@ class PackModel:
     files: tuple
 
 
+_TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
+
 SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
             "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "tests", "doc")
 
@@ -190,7 +192,7 @@ class Reader:
         if keys is not None:
             for key, _ in node.entries:
                 if key.value not in keys:
-                    hint = did_you_mean(str(key.value), keys)
+                    hint = _leftover_hint(str(key.value)) or did_you_mean(str(key.value), keys)
                     self.bag.error("E011", f"unknown key `{key.value}` in {what}", key.span,
                                    hint=hint or f"expected one of: {', '.join(keys)}")
         return node
@@ -208,8 +210,11 @@ class Reader:
             return default
         if not isinstance(node, ScalarNode) or not isinstance(node.value, types) or \
                 (bool not in types and isinstance(node.value, bool)):
-            names = " or ".join(t.__name__.replace("str", "text").replace("int", "a number") for t in types)
-            self.bag.error("E013", f"{what} must be {names}", node.span)
+            words = [_TYPE_WORDS[t] for t in types]
+            names = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+            hint = ("in a pack, yes/no/on/off are plain text: write true or false"
+                    if bool in types and isinstance(getattr(node, "value", None), str) else None)
+            self.bag.error("E013", f"{what} must be {names}", node.span, hint=hint)
             return default
         return node.value
 
@@ -223,7 +228,7 @@ class Reader:
             return None
         if not isinstance(node, ScalarNode) or node.value is None or isinstance(node.value, bool):
             self.bag.error("E014", f"{what} must be written in the boardrule language as text",
-                           getattr(node, "span", None))
+                           getattr(node, "span", None), hint=_leftover_hint(what))
             return None
         text = node.value if isinstance(node.value, str) else node.raw
         try:
@@ -241,6 +246,17 @@ class Reader:
         return parsed or ()
 
 
+_COMMA_TRAP = ("inside `{...}` or `[...]` YAML cuts text at each comma: "
+               "put the text in quotes, or write the entry on its own line")
+
+
+def _leftover_hint(text: str):
+    """The tail of a text YAML cut at a comma has more closing brackets than opening ones."""
+    if text.count(")") > text.count("(") or text.count("]") > text.count("["):
+        return _COMMA_TRAP
+    return None
+
+
 def _flow_comma_hint(diag, node):
     """Explain the classic trap: YAML cuts `{a: f(x, y)}` at the comma.
 
@@ -249,5 +265,4 @@ def _flow_comma_hint(diag, node):
     text = node.raw or ""
     if node.style != "plain" or (text.count("(") <= text.count(")") and text.count("[") <= text.count("]")):
         return diag
-    return attrs.evolve(diag, hint="inside `{...}` or `[...]` YAML cuts text at each comma: "
-                                   "put the text in quotes, or write the entry on its own line")
+    return attrs.evolve(diag, hint=_COMMA_TRAP)

@@ -19,13 +19,15 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from boardrule.dsl.diagnostics import Diagnostic, PackError, Span
 from boardrule.dsl.transform import AstBuilder
 
+_WORDS = {"expr": "expression", "players": "player count", "grid": "board declaration", "cells": "list of cells",
+          "art": "shape art"}
 FIELD_KINDS = ("expr", "effect", "chart", "grid", "cells", "players", "art")
 MAX_FRAGMENT = 20_000  # characters in one field
 MAX_NESTING = 100  # brackets open at once
 MAX_DEPTH = 200  # levels of the syntax tree (the checker and the closures recurse)
 
 _READABLE = {
-    "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",
+    "$END": "the end of the text", "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",
     "CELL_NAME": "a cell name like A1", "COMP_OP": "a comparison", "GRID_KIND": "`square` or `hex`",
     "CHANGE_OP": "`+=` or `-=`", "CHOOSE_MODE": "`optional`", "ART_CELL": "a cell of the art (a name or `.`)",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",
@@ -85,7 +87,7 @@ def _check_depth(tree, locate) -> None:
         if depth > MAX_DEPTH:
             meta = node.meta
             start = 0 if getattr(meta, "empty", True) else meta.start_pos
-            raise PackError([Diagnostic("E106", f"this expression is nested more than {MAX_DEPTH} deep",
+            raise PackError([Diagnostic("E136", f"this expression is nested more than {MAX_DEPTH} deep",
                                         locate(start, start + 1))])
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
@@ -103,7 +105,7 @@ def _art_rows(text: str) -> str:
 
 def _check_limits(text: str, locate) -> None:
     if len(text) > MAX_FRAGMENT:
-        raise PackError([Diagnostic("E105", f"this field is {len(text)} characters long; the limit is {MAX_FRAGMENT}",
+        raise PackError([Diagnostic("E135", f"this field is {len(text)} characters long; the limit is {MAX_FRAGMENT}",
                                     locate(0, 1))])
     depth = 0
     in_string = in_comment = False
@@ -122,7 +124,7 @@ def _check_limits(text: str, locate) -> None:
         elif char in "([{":
             depth += 1
             if depth > MAX_NESTING:
-                raise PackError([Diagnostic("E106", f"brackets nested more than {MAX_NESTING} deep",
+                raise PackError([Diagnostic("E136", f"brackets nested more than {MAX_NESTING} deep",
                                             locate(offset, offset + 1))])
         elif char in ")]}":
             depth -= 1
@@ -150,12 +152,12 @@ def _expected(err) -> str:
 def _syntax_diagnostic(err, text: str, kind: str, locate) -> Diagnostic:
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         end = len(text.rstrip())
-        return Diagnostic("E101", f"this {kind} ends too early" + _expected(err), locate(max(end - 1, 0), end))
+        return Diagnostic("E131", f"this {_WORDS.get(kind, kind)} ends too early" + _expected(err), locate(max(end - 1, 0), end))
     if isinstance(err, UnexpectedCharacters):
         start = err.pos_in_stream
         char = text[start]
-        return Diagnostic("E102", f"unexpected character `{char}` in this {kind}", locate(start, start + 1))
+        return Diagnostic("E132", f"unexpected character `{char}` in this {_WORDS.get(kind, kind)}", locate(start, start + 1))
     token = err.token
     start = token.start_pos if token.start_pos is not None else 0
     end = token.end_pos if token.end_pos is not None else start + 1
-    return Diagnostic("E103", f"unexpected `{token}` in this {kind}" + _expected(err), locate(start, end))
+    return Diagnostic("E133", f"unexpected `{token}` in this {_WORDS.get(kind, kind)}" + _expected(err), locate(start, end))

@@ -6,6 +6,8 @@ from boardrule.dsl import ast
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
 import re
 
+from boardrule.dsl.diagnostics import Span, did_you_mean
+
 from boardrule.dsl.model import (SECTIONS, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
                                  OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
                                  TestDef, VarDef)
@@ -99,6 +101,9 @@ def read_pieces(r: Reader, node) -> tuple:
         for k, v in m.entries:
             if k.value in PIECE_KEYS:
                 continue
+            close = did_you_mean(str(k.value), PIECE_KEYS)
+            if close:
+                r.bag.warning("W018", f"`{k.value}` is read as an attribute of `{key.value}`", k.span, hint=close)
             attributes[str(k.value)] = (r.scalar(v, f"attribute `{k.value}`", (str, int, bool)), v.span)
         marks = {str(k.value): r.expr(v, f"mark `{k.value}`") for k, v in _entries(r, m.get("marks"), "marks")}
         variable = tuple(str(r.text(v, "an attribute name")) for v in r.sequence(m.get("variable"), "variable"))
@@ -226,8 +231,9 @@ def read_step(r: Reader, node) -> StepDef | None:
 
 def read_flow(r: Reader, node, span) -> FlowDef:
     if node is None:
-        r.bag.error("E015", "the pack has no `flow:` section", span)
-        node = MapNode((), span)
+        r.bag.error("E015", "the pack has no `flow:` section (the steps of a round and an `end:`)",
+                    Span.point(span.file, 1, 1) if span is not None else None)
+        return FlowDef((), (), None, "turn", MAX_ROUNDS_DEFAULT, (), span)
     m = r.mapping(node, "flow", ("setup", "round", "end", "check_end", "max_rounds", "ranking"))
     steps = lambda key: tuple(s for s in (read_step(r, n) for n in r.sequence(m.get(key), key)) if s)
     check = r.text(m.get("check_end"), "check_end", "turn")
@@ -245,12 +251,57 @@ def read_scoring(r: Reader, node) -> tuple:
                  for k, v in _entries(r, node, "scoring"))
 
 
+EXPECT_SHAPES = {"score": "seats", "terms": "seats", "legal": "seats", "illegal": "seats", "verdict": "seats",
+                 "player_vars": "seats", "vars": "mapping", "over": "flag", "winner": "winner"}
+
+
 def read_tests(r: Reader, node) -> tuple:
     tests = []
     for index, item in enumerate(r.sequence(node, "tests")):
         m = r.mapping(item, "a test", ("name", "options", "players", "seats", "seed", "position", "moves", "expect"))
-        tests.append(TestDef(str(r.text(m.get("name"), "name", f"test {index + 1}")), m, m.span))
+        name = str(r.text(m.get("name"), "name", f"test {index + 1}"))
+        r.scalar(m.get("players"), "players", (int,))
+        r.scalar(m.get("seed"), "seed", (int,))
+        for key in ("seats", "moves"):
+            for entry in r.sequence(m.get(key), key):
+                r.scalar(entry, f"an entry of `{key}`", (str,))
+        for key in ("options", "position"):
+            if m.get(key) is not None:
+                r.mapping(m.get(key), f"`{key}` of a test")
+        if m.get("expect") is not None:
+            _read_expect(r, r.mapping(m.get("expect"), "`expect` of a test", tuple(EXPECT_SHAPES)))
+        tests.append(TestDef(name, m, m.span))
     return tuple(tests)
+
+
+def _read_expect(r: Reader, m) -> None:
+    for key, value in m.entries:
+        shape = EXPECT_SHAPES.get(key.value)
+        if shape == "flag":
+            r.scalar(value, f"`{key.value}`", (bool,))
+        elif shape == "mapping":
+            r.mapping(value, f"`{key.value}`")
+        elif shape == "winner" and not isinstance(value, (ScalarNode, SeqNode)):
+            r.bag.error("E021", "`winner` is a seat like P1, or a list of seats for a shared win", value.span)
+        elif shape == "seats":
+            for seat, entry in r.mapping(value, f"`{key.value}` (by seat, like {{P1: ...}})").entries:
+                _read_seat_entry(r, key.value, entry)
+
+
+def _read_seat_entry(r: Reader, what: str, entry) -> None:
+    if what in ("score",):
+        r.scalar(entry, "a score", (int,))
+    elif what in ("terms", "player_vars"):
+        r.mapping(entry, f"`{what}` of a seat")
+    elif what == "legal" and not (isinstance(entry, SeqNode) or
+                                  (isinstance(entry, ScalarNode) and isinstance(entry.value, int))):
+        r.bag.error("E021", "`legal` gives a number of moves or a list of moves", entry.span)
+    elif what == "illegal":
+        for item in r.sequence(entry, "illegal moves"):
+            if isinstance(item, MapNode):
+                r.mapping(item, "an illegal move", ("move", "because"))
+            else:
+                r.scalar(item, "an illegal move", (str,))
 
 
 _DEFINE_KEY = re.compile(r"^\s*([a-z_][a-zA-Z0-9_]*)\s*(?:\(\s*([a-z_][a-zA-Z0-9_]*(?:\s*,\s*[a-z_][a-zA-Z0-9_]*)*)?\s*\))?\s*$")

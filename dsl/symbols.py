@@ -71,7 +71,8 @@ def _declare(table: SymbolTable, bag, name: str, what: str, span) -> bool:
     previous = table.declared.get(name)
     if previous is not None:
         bag.error("E205", f"`{name}` names both a {previous[0]} and a {what}", span,
-                  hint="every name in a pack must be unique")
+                  hint="every name in a pack must be unique",
+                  notes=((previous[1], f"`{name}` is first declared here"),) if previous[1] is not None else ())
         return False
     table.declared[name] = (what, span)
     return True

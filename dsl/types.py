@@ -15,11 +15,19 @@ class Type:
     item: "Type | None" = None
 
     def __str__(self) -> str:
-        return f"list of {self.item}" if self.item is not None else self.name
+        if self.item is None:
+            return self.name
+        return f"list of {_plural(str(self.item))}"
 
     @property
     def is_list(self) -> bool:
         return self.name == "list"
+
+
+def _plural(name: str) -> str:
+    if name.startswith("list of ") or name in ("any", "none", "text"):
+        return name
+    return name[:-1] + "ies" if name.endswith("y") else name + "s"
 
 
 NUM = Type("number")
@@ -52,7 +60,7 @@ def compatible(actual: Type, expected: Type) -> bool:
     if actual == BOOL and expected == NUM:
         return True  # booleans count as 0/1 in sums
     if actual == NONE:
-        return expected in (SYM, PLAYER, CELL, NUM)
+        return expected in (SYM, PLAYER, CELL)
     if actual.is_list and expected.is_list:
         return compatible(item_type(actual), item_type(expected))
     return False

@@ -46,5 +46,5 @@ def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests:
         return CheckReport(str(name_or_path), (diag,), 0, time.perf_counter() - start)
     failures = run_tests(game) if run_pack_tests else []
     count = len(game.model.tests) if run_pack_tests else 0
-    return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(failures), count,
+    return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(game.warnings) + tuple(failures), count,
                        time.perf_counter() - start)

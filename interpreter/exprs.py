@@ -15,6 +15,7 @@ from boardrule.interpreter import fastpaths, functions
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Player, RuleError
 
 CELLS = list_of(CELL)
+MAX_RANGE = 10_000
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
           "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
           ">": operator.gt, ">=": operator.ge}
@@ -44,7 +45,13 @@ class ExprCompiler:
 
     def c_Range(self, node):
         low, high = self.compile(node.low), self.compile(node.high)
-        return lambda ctx: tuple(range(low(ctx), high(ctx) + 1))
+
+        def f(ctx):
+            start, end = low(ctx), high(ctx)
+            if end - start >= MAX_RANGE:
+                raise RuleError(f"the range {start}..{end} has more than {MAX_RANGE} numbers", node.span)
+            return tuple(range(start, end + 1))
+        return f
 
     def c_Name(self, node):
         kind, detail = self.resolved[node]

@@ -210,8 +210,7 @@ def parse_move(game, state: State, seat: int, text: str) -> Move:
         hint = did_you_mean(action, list(state.pending[seat].actions) + [DONE])
         raise IllegalMoveError(f"`{action}` is not an action here; expected one of: "
                                + ", ".join(state.pending[seat].actions), code="E503", hint=hint)
-    raise IllegalMoveError(f"`{text.strip()}` is not a legal move now ({len(moves)} legal moves; "
-                           "type `moves` to list them)", code="E504")
+    raise IllegalMoveError(f"`{text.strip()}` is not a legal move now ({len(moves)} legal moves)", code="E504")
 
 
 def play_text(game, state: State, seat: int, text: str) -> State:

@@ -13,6 +13,7 @@ from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
 MAX_CHOICE_SUBSETS = 50_000
+_NO_ATTRIBUTES = {}
 
 
 # ------------------------------------------------------------ properties
@@ -32,7 +33,7 @@ def property_reader(game, name):
         if subject is None:
             return None
         if type(subject) is str:
-            return static[subject].get(name) if subject in static else None
+            return static.get(subject, _NO_ATTRIBUTES).get(name)
         board, cell = subject >> CELL_BITS, subject & CELL_MASK
         kind = ctx.state.kind[board][cell]
         if kind is None:
@@ -356,6 +357,8 @@ def _matches(compiler, node, args, kwargs):
 
     def f(ctx):
         shape = shape_arg(ctx)
+        if shape is None:
+            raise RuleError("`matches` got no shape here (a kind without a pattern?)", node.span)
         base = ctx.board << CELL_BITS
         within = set(option["within"](ctx)) if "within" in option else None
         stand = stand_cells(ctx, base)

@@ -12,7 +12,7 @@ import hashlib
 from functools import lru_cache
 
 from boardrule import __version__
-from boardrule.dsl.diagnostics import PackError
+from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter import geometry
 from boardrule.interpreter import shapes as shape_lib
@@ -118,6 +118,7 @@ def _compile(pack) -> Game:
         raise PackError(f"at most {MAX_SEATS} seats are supported", code="E301", span=model.game.players.span)
     game = Game(pack, grid, seats_max)
     game.choice_types = []  # the item type of every `choose`, by index
+    game.warnings = []  # findings that do not stop the game (shown by `boardrule check`)
     exprs = ExprCompiler(game, pack.checked)
     effects = EffectCompiler(game, pack.checked, exprs)
     _tables(game, model)
@@ -137,6 +138,9 @@ def _make_grid(board):
     if board.mask:
         rows = [r.split() for r in board.mask.strip().splitlines()]
         mask = {(x, y) for y, row in enumerate(rows) for x, token in enumerate(row) if token != "."}
+    if decl.columns * decl.rows > MAX_CELLS:
+        raise PackError(f"a board has at most {MAX_CELLS} cells; {decl.columns} x {decl.rows} is "
+                        f"{decl.columns * decl.rows}", code="E303", span=decl.span)
     kwargs = {"adjacency": options.get("adjacency", "orthogonal")}
     if decl.kind == "hex":
         kwargs = {"hex_layout": decl.layout or "flat-odd"}
@@ -230,6 +234,10 @@ def _shapes(game, model, exprs):
             raise PackError(f"bad shape art: {err}", code="E305", span=shape.art_node.span) from None
         game.shapes[shape.name] = compiled
         game.shape_defs[shape.name] = compiled
+        if not _placements(game.grid, compiled).placements:
+            where = shape.art_node.span if shape.art_node is not None else shape.span
+            game.warnings.append(Diagnostic("W306", f"shape `{shape.name}` can never fit on this board", where,
+                                            severity="warning"))
 
 
 def _family(game, shape, condition, kind, layout):

@@ -38,8 +38,22 @@ class ScoreSheet:
         return out
 
 
+_IN_PROGRESS = set()  # (state, seat) being scored: a score may not read itself
+
+
 def score_sheet(game, state, seat) -> ScoreSheet:
     """Every term of a player's score, with the best choices for marks."""
+    key = (id(state), seat)
+    if key in _IN_PROGRESS:
+        raise RuleError(f"the score of {PLAYERS[seat]!r} depends on itself (a scoring rule reads `.score`)")
+    _IN_PROGRESS.add(key)
+    try:
+        return _score_sheet(game, state, seat)
+    finally:
+        _IN_PROGRESS.discard(key)
+
+
+def _score_sheet(game, state, seat) -> ScoreSheet:
     ctx = game.ctx(state, me=PLAYERS[seat])
     fixed, choices = _mark_providers(game, ctx)
     best = None

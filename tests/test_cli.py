@@ -42,7 +42,7 @@ def test_check_json_output_lists_diagnostics(tmp_path):
     result = run("check", "--output-format", "json", str(pack))
     data = json.loads(result.output)
     diag = data["packs"][0]["diagnostics"][0]
-    assert (diag["code"], diag["line"]) == ("E101", 3)
+    assert (diag["code"], diag["line"]) == ("E131", 3)
 
 
 def test_check_github_output_is_annotations(tmp_path):

@@ -24,9 +24,7 @@ GAME_WORDS = re.compile(
 #: Hits already reported, as (file, word in lower case).  `test_no_new_game_words` tolerates them,
 #: so it keeps guarding against new ones while `test_no_game_words_in_the_engine` stays a strict
 #: xfail until they are gone; then empty this set and drop the xfail.
-KNOWN_HITS = {
-    ("interpreter/moves.py", "cottage"),  # the module docstring's example move `build cottage B1+B2+C2 C2`
-}
+KNOWN_HITS: set = set()
 
 
 def engine_files() -> list[Path]:
@@ -56,8 +54,6 @@ def test_engine_files_exist():
         assert any(p.relative_to(ROOT).parts[0] == folder for p in files), folder
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter/moves.py:8: the module docstring's example move "
-                                       "`build cottage B1+B2+C2 C2` names a town-builder building")
 def test_no_game_words_in_the_engine():
     hits = game_word_hits(engine_files())
     assert not hits, report(hits)

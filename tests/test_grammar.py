@@ -406,42 +406,42 @@ def test_unparse_rejects_non_nodes():
 
 # -------------------------------------------------------------- syntax errors
 ERRORS = [
-    pytest.param("expr", "(a + b", "E101", 1, 6, id="unclosed-paren"),
-    pytest.param("expr", "f(a, b", "E101", 1, 6, id="unclosed-call"),
-    pytest.param("expr", "[1, 2", "E101", 1, 5, id="unclosed-list"),
-    pytest.param("expr", "a + b)", "E103", 1, 6, id="extra-paren"),
-    pytest.param("expr", "a]", "E103", 1, 2, id="extra-bracket"),
-    pytest.param("effect", "if a { remove a", "E101", 1, 15, id="unclosed-block"),
-    pytest.param("effect", "remove a }", "E103", 1, 10, id="extra-brace"),
-    pytest.param("expr", "if a then b", "E101", 1, 11, id="missing-else"),
-    pytest.param("expr", "if a then b c", "E103", 1, 13, id="missing-else-before-more"),
-    pytest.param("chart", "1 2 3 ->", "E101", 1, 8, id="chart-without-values"),
-    pytest.param("chart", "-> 1", "E103", 1, 1, id="chart-without-keys"),
-    pytest.param("chart", "1 2 3", "E101", 1, 5, id="chart-without-arrow"),
-    pytest.param("expr", "(" * 300 + "a" + ")" * 300, "E106", 1, MAX_NESTING + 1, id="300-parentheses"),
-    pytest.param("expr", "[" * 50 + "f(" * 100, "E106", 1, 50 + 2 * (MAX_NESTING - 50) + 2,
+    pytest.param("expr", "(a + b", "E131", 1, 6, id="unclosed-paren"),
+    pytest.param("expr", "f(a, b", "E131", 1, 6, id="unclosed-call"),
+    pytest.param("expr", "[1, 2", "E131", 1, 5, id="unclosed-list"),
+    pytest.param("expr", "a + b)", "E133", 1, 6, id="extra-paren"),
+    pytest.param("expr", "a]", "E133", 1, 2, id="extra-bracket"),
+    pytest.param("effect", "if a { remove a", "E131", 1, 15, id="unclosed-block"),
+    pytest.param("effect", "remove a }", "E133", 1, 10, id="extra-brace"),
+    pytest.param("expr", "if a then b", "E131", 1, 11, id="missing-else"),
+    pytest.param("expr", "if a then b c", "E133", 1, 13, id="missing-else-before-more"),
+    pytest.param("chart", "1 2 3 ->", "E131", 1, 8, id="chart-without-values"),
+    pytest.param("chart", "-> 1", "E133", 1, 1, id="chart-without-keys"),
+    pytest.param("chart", "1 2 3", "E131", 1, 5, id="chart-without-arrow"),
+    pytest.param("expr", "(" * 300 + "a" + ")" * 300, "E136", 1, MAX_NESTING + 1, id="300-parentheses"),
+    pytest.param("expr", "[" * 50 + "f(" * 100, "E136", 1, 50 + 2 * (MAX_NESTING - 50) + 2,
                  id="deep-mixed-brackets"),
-    pytest.param("expr", "", "E101", 1, 1, id="empty-expression"),
-    pytest.param("expr", "   \n  ", "E101", 1, 1, id="blank-expression"),
-    pytest.param("expr", "a +\n  * b", "E103", 2, 3, id="second-line"),
-    pytest.param("expr", "a\n+", "E101", 2, 1, id="ends-on-second-line"),
-    pytest.param("expr", "a $ b", "E102", 1, 3, id="bad-character"),
-    pytest.param("expr", '"abc', "E102", 1, 1, id="unclosed-string"),
-    pytest.param("expr", "f(k: 1)", "E102", 1, 4, id="kwarg-with-colon"),
-    pytest.param("expr", "a < b < c", "E103", 1, 7, id="comparison-chain"),
-    pytest.param("expr", "1..2..3", "E103", 1, 5, id="range-chain"),
-    pytest.param("expr", "a where b where c", "E103", 1, 11, id="where-chain"),
-    pytest.param("expr", "x" * 25_000, "E105", 1, 1, id="too-long"),
-    pytest.param("effect", "place a", "E101", 1, 7, id="place-without-at"),
-    pytest.param("effect", "if a {} else", "E101", 1, 12, id="else-without-block"),
-    pytest.param("effect", "if a {} elif {}", "E103", 1, 14, id="elif-without-condition"),
-    pytest.param("effect", "set a == 1", "E103", 1, 8, id="set-with-comparison"),
-    pytest.param("grid", "circle 4 x 4", "E103", 1, 1, id="grid-unknown-kind"),
-    pytest.param("grid", "square 4 x", "E101", 1, 10, id="grid-missing-rows"),
-    pytest.param("grid", "square 4 x 4,", "E101", 1, 13, id="grid-empty-option"),
-    pytest.param("cells", "A1 b2", "E103", 1, 4, id="cells-lowercase"),
-    pytest.param("players", "2 3", "E103", 1, 3, id="players-two-numbers"),
-    pytest.param("players", "1..", "E101", 1, 3, id="players-open-range"),
+    pytest.param("expr", "", "E131", 1, 1, id="empty-expression"),
+    pytest.param("expr", "   \n  ", "E131", 1, 1, id="blank-expression"),
+    pytest.param("expr", "a +\n  * b", "E133", 2, 3, id="second-line"),
+    pytest.param("expr", "a\n+", "E131", 2, 1, id="ends-on-second-line"),
+    pytest.param("expr", "a $ b", "E132", 1, 3, id="bad-character"),
+    pytest.param("expr", '"abc', "E132", 1, 1, id="unclosed-string"),
+    pytest.param("expr", "f(k: 1)", "E132", 1, 4, id="kwarg-with-colon"),
+    pytest.param("expr", "a < b < c", "E133", 1, 7, id="comparison-chain"),
+    pytest.param("expr", "1..2..3", "E133", 1, 5, id="range-chain"),
+    pytest.param("expr", "a where b where c", "E133", 1, 11, id="where-chain"),
+    pytest.param("expr", "x" * 25_000, "E135", 1, 1, id="too-long"),
+    pytest.param("effect", "place a", "E131", 1, 7, id="place-without-at"),
+    pytest.param("effect", "if a {} else", "E131", 1, 12, id="else-without-block"),
+    pytest.param("effect", "if a {} elif {}", "E133", 1, 14, id="elif-without-condition"),
+    pytest.param("effect", "set a == 1", "E133", 1, 8, id="set-with-comparison"),
+    pytest.param("grid", "circle 4 x 4", "E133", 1, 1, id="grid-unknown-kind"),
+    pytest.param("grid", "square 4 x", "E131", 1, 10, id="grid-missing-rows"),
+    pytest.param("grid", "square 4 x 4,", "E131", 1, 13, id="grid-empty-option"),
+    pytest.param("cells", "A1 b2", "E133", 1, 4, id="cells-lowercase"),
+    pytest.param("players", "2 3", "E133", 1, 3, id="players-two-numbers"),
+    pytest.param("players", "1..", "E131", 1, 3, id="players-open-range"),
 ]
 
 
@@ -453,7 +453,9 @@ def test_syntax_error_position(kind, text, code, line, col):
     assert (diagnostic.code, diagnostic.span.line, diagnostic.span.col) == (code, line, col)
     assert diagnostic.span.file == "<fragment>"
     assert (diagnostic.span.end_line, diagnostic.span.end_col) >= (line, col)
-    assert kind in diagnostic.message or code in ("E105", "E106")
+    words = {"expr": "expression", "grid": "board declaration", "players": "player count", "cells": "list of cells",
+             "art": "shape art"}
+    assert words.get(kind, kind) in diagnostic.message or code in ("E135", "E136")
 
 
 def test_error_messages_say_what_was_expected():

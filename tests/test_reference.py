@@ -202,8 +202,12 @@ KNOWN = {
 
 def pack_text(grid: str, shared: bool, extra_top=(), extra_self=()) -> str:
     scoring = "\n".join(f"  {name}: |-\n    {expr}" for name, expr in SCORING.items())
-    verdict = ",\n".join(f"    {expr}" for expr in tuple(VALUES.values()) + tuple(extra_top))
-    probe = ",\n".join(f"        {expr}" for expr in tuple(WITH_SELF.values()) + tuple(extra_self))
+    # each expression is a definition of its own (definitions are checked where declared,
+    # with `self` a cell), so expressions of different types need no common container
+    tops = tuple(VALUES.values()) + tuple(extra_top)
+    selfs = tuple(WITH_SELF.values()) + tuple(extra_self)
+    defines = "\n".join(f"  top_{i}: |-\n    {expr}" for i, expr in enumerate(tops))
+    defines += "\n" + "\n".join(f"  self_{i}: |-\n    {expr}" for i, expr in enumerate(selfs))
     return f"""
 game:
   id: reference
@@ -233,10 +237,6 @@ pieces:
     category: spirit
     value: 7
     weight: 0
-    place: |-
-      [
-{probe}
-      ] != none
 shapes:
   bar: {{art: X X X, symmetry: all}}
   ell: {{art: "X . / X X", symmetry: all}}
@@ -262,6 +262,7 @@ define:
   near(c, k): count(adjacent(c) where kind == k)
   worth(c): if c.empty then 0 else c.value * c.weight
   greens: cells where colour == green
+{defines}
 actions:
   wait: {{effect: set pot = pot}}
 flow:
@@ -270,10 +271,6 @@ flow:
   end: "false"
 scoring:
 {scoring}
-verdict: |-
-  [
-{verdict}
-  ]
 """
 
 
@@ -301,8 +298,9 @@ class Setup:
         probe = next(p for p in model.pieces if p.name == "probe")
         tree = next(p for p in model.pieces if p.name == "tree")
         nodes = {name: (term.expr, False) for name, term in zip(SCORING, model.scoring)}
-        nodes.update({name: (n, False) for name, n in zip(list(VALUES) + list(tops), model.verdict.items)})
-        nodes.update({name: (n, True) for name, n in zip(list(WITH_SELF) + list(selfs), probe.place.left.items)})
+        defined = {d.name: d.body for d in model.defines}
+        nodes.update({name: (defined[f"top_{i}"], False) for i, name in enumerate(list(VALUES) + list(tops))})
+        nodes.update({name: (defined[f"self_{i}"], True) for i, name in enumerate(list(WITH_SELF) + list(selfs))})
         nodes["tree score"] = (tree.score, True)
         self.nodes = nodes
         compiler = ExprCompiler(self.game, self.pack.checked)
