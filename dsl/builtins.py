@@ -75,7 +75,6 @@ FUNCTIONS = {
     "size": sig([DECK], NUM, "the number of cards left in a deck"),
     "choose": sig([list_of(ANY)], ANY, "in a mark: let the scoring pick the best option",
                   keywords=(("up_to", NUM),)),
-    "kind_of": sig([SYM], SYM, "identity; reads better in some rules"),
 }
 
 # Names that mean something without parentheses; `it`-relative ones use the

@@ -328,9 +328,16 @@ class _Frame:
         self.last_end: tuple[int, int] | None = None
 
 
+_REPARSE_LIMIT = 200_000  # characters: asking PyYAML's slower parser again stays quick
+
+
 def _clearer_error(exc, text):
-    """PyYAML's own parser words syntax errors better than libyaml: ask it again."""
-    if _EVENT_LOADER is yaml.SafeLoader:
+    """PyYAML's own parser words syntax errors better than libyaml: ask it again.
+
+    Not for nesting libyaml refused as too deep (the pure parser would take
+    seconds to say the same), nor for long texts.
+    """
+    if _EVENT_LOADER is yaml.SafeLoader or len(text) > _REPARSE_LIMIT or "nesting depth" in str(exc):
         return exc
     try:
         for _ in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -498,6 +505,10 @@ def _yaml_error(exc: Exception, text: str, file: str) -> Diagnostic:
     def point(mark) -> Span:
         return Span(file, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
+    if isinstance(exc, yaml.MarkedYAMLError) and "nesting depth" in str(exc):
+        mark = exc.problem_mark or exc.context_mark
+        span = point(mark) if mark is not None else Span.point(file, 1, 1)
+        return Diagnostic("E109", f"nesting is deeper than {MAX_DEPTH} levels", span)
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"

@@ -488,16 +488,10 @@ def _as_cells(item):
     return item if isinstance(item, tuple) else (item,)
 
 
-def _identity(compiler, node, args, kwargs):
-    value = args[0]
-    return lambda ctx: value(ctx)
-
-
 _FUNCTIONS = {
     "groups": _groups, "border": _border, "reaches": _reaches, "distance": _distance,
     "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed,
     "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
     "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "choose": _choose,
-    "kind_of": _identity,
 }

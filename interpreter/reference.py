@@ -383,7 +383,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "cell": lambda game, node, scope, name: encode(scope.board, game.grid.parse_name(name)),  # KeyError if none
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
     "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
-    "size": lambda game, node, scope, deck: len(scope.state.decks[deck]), "kind_of": lambda game, node, scope, k: k,
+    "size": lambda game, node, scope, deck: len(scope.state.decks[deck]),
 }
 
 _NODES = {

@@ -124,7 +124,6 @@ SCORING = {
     # other built-ins and declarations
     "state values": "round * 100 + pot + (if d6 == none then 0 else count(1..6 where it == d6))",
     "decks and tokens": "size(pile) + count(tokens(cell(\"C3\"))) + sum(cells, count(held(it)))",
-    "kind of": "if kind_of(ruby) == ruby then target else 0",
     "marks": "count(middle where shaded) + (if cell(\"A1\").shaded then 10 else 0)",
 }
 
