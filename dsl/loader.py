@@ -358,14 +358,18 @@ class _Builder:
         self.documents = 0
         self.nodes = 0
 
-    def build(self) -> MapNode:  # noqa: D401
-        events = yaml.parse(self.text, Loader=_EVENT_LOADER)
+    def build(self, loader=_EVENT_LOADER) -> MapNode:
+        events = yaml.parse(self.text, Loader=loader)
         while True:
             try:
                 event = next(events)
             except StopIteration:
                 break
             except Exception as exc:  # noqa: BLE001 - no parser exception may escape
+                if loader is not yaml.SafeLoader and "nesting depth" in str(exc):
+                    # some libyaml builds refuse deep nesting while scanning ahead, before our
+                    # own limit is reached: PyYAML's parser streams, so our limit speaks first
+                    return _Builder(self.text, self.file, self.sources).build(yaml.SafeLoader)
                 self.fatal(_yaml_error(_clearer_error(exc, self.text), self.text, self.file))
             self.feed(event)
         self.bag.raise_if_errors(PackError, self.sources)

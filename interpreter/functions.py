@@ -377,7 +377,7 @@ def _kind_matches(ctx, shape, base, stand):
     kinds = ctx.state.kind[base >> CELL_BITS]
     known = ctx.game.static_attrs
     found = set()
-    for placement in ctx.game.placement_table(shape).placements:
+    for placement in _candidates(ctx.game, shape, kinds, stand):
         real = False
         for cell, symbol in placement.pairs:
             here = kinds[cell]
@@ -389,6 +389,38 @@ def _kind_matches(ctx, shape, base, stand):
             if real:
                 found.add(tuple(base | c for c in placement.cells))
     return found
+
+
+def _candidates(game, shape, kinds, stand):
+    """The placements worth testing: those whose first slot is met by the board.
+
+    Each placement is indexed once by its first slot (cell, kind): only the
+    placements anchored on a cell holding that kind, or on a stand-in, can match.
+    """
+    index = game.anchor_index.get(shape.name)
+    if index is None:
+        index = game.anchor_index[shape.name] = _anchor_index(game, shape)
+    by_anchor, by_cell, unanchored = index
+    if unanchored:
+        return game.placement_table(shape).placements
+    candidates = []
+    for cell, kind in enumerate(kinds):
+        if kind is not None:
+            candidates.extend(by_anchor.get((cell, kind), ()))
+    for cell in stand:
+        candidates.extend(by_cell.get(cell, ()))
+    return candidates
+
+
+def _anchor_index(game, shape):
+    by_anchor, by_cell, unanchored = {}, {}, False
+    for placement in game.placement_table(shape).placements:
+        cell, symbol = placement.pairs[0]
+        if symbol not in game.static_attrs:
+            unanchored = True  # a first slot that takes anything: test every placement
+        by_anchor.setdefault((cell, symbol), []).append(placement)
+        by_cell.setdefault(cell, []).append(placement)
+    return by_anchor, by_cell, unanchored
 
 
 def _general_matches(ctx, shape, base, stand, option, distinct):
