@@ -295,7 +295,7 @@ def typed(kind: str, depth: int, avoid_known: bool = True, _cache={}):
         "cell": [t2(cs, n, "{}[{}]"), t3(b, c, c, "if {} then {} else {}")],
         "player": [p.map("left_of({})".format), p.map("right_of({})".format), p.map("next_active({})".format),
                    t2(st.sampled_from(["players", "others"]), n, "{}[{}]")],
-        "sym": [c.map("{}.kind".format), s.map("kind_of({})".format), t2(st.just("kinds"), n, "{}[{}]"),
+        "sym": [c.map("{}.kind".format), s.map("({})".format), t2(st.just("kinds"), n, "{}[{}]"),
                 t3(b, s, s, "if {} then {} else {}")],
     }
     if not avoid_known:
