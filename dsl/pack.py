@@ -61,7 +61,7 @@ def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
         checked = check_pack(model, bag)
     except RecursionError:
         raise PackError("the pack's rules nest too deeply to check (definitions calling definitions?)",
-                        code="E107", sources=sources) from None
+                        code="E137", sources=sources) from None
     bag.raise_if_errors(PackError, sources)
     warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
     return Pack(model, checked, tree, content_hash, sources, warnings)

@@ -106,7 +106,7 @@ def compile_game(pack) -> Game:
         return _compile(pack)
     except RecursionError:
         raise PackError("the pack's rules nest too deeply to compile (definitions calling definitions?)",
-                        code="E107", sources=pack.sources) from None
+                        code="E137", sources=pack.sources) from None
 
 
 def _compile(pack) -> Game:
