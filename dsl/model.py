@@ -113,6 +113,7 @@ class StepDef:
     who: Any  # ast expr or None
     repeat: bool
     span: Any
+    required: bool = False  # `repeat: while possible`: again and again, no `done`
 
 
 @attrs.frozen

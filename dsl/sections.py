@@ -225,8 +225,18 @@ def read_step(r: Reader, node) -> StepDef | None:
     if kind == "do":
         return StepDef("do", r.effect(m.get("do"), "do"), (), None, False, m.span)
     actions = tuple((str(r.text(a, "an action name")), a.span) for a in r.sequence(m.get(kind), "actions"))
-    return StepDef(kind, (), actions, r.expr(m.get("who"), "who"),
-                   bool(r.scalar(m.get("repeat"), "repeat", (bool,), False)), m.span)
+    repeat, required = _repeat(r, m.get("repeat"))
+    return StepDef(kind, (), actions, r.expr(m.get("who"), "who"), repeat, m.span, required)
+
+
+def _repeat(r: Reader, node):
+    """`repeat: true` (any number of times, then `done`) or `repeat: while possible` (until nothing is legal)."""
+    if node is None:
+        return False, False
+    if isinstance(node, ScalarNode) and node.value == "while possible":
+        return True, True
+    value = r.scalar(node, "repeat", (bool,), False)
+    return bool(value), False
 
 
 def read_flow(r: Reader, node, span) -> FlowDef:

@@ -110,7 +110,7 @@ def legal_moves(game, state: State, seat: int) -> list:
         moves = [Move(seat, move.action, move.args, move.answers + (o,), types) for o in options]
         return moves + ([Move(seat, move.action, move.args, move.answers + (None,), types)] if optional else [])
     moves = list(_action_moves_cached(game, state, seat))
-    if pending.repeat and (moves or pending.moved):
+    if pending.repeat and not pending.required and (moves or pending.moved):
         moves.append(Move(seat, DONE))
     return moves
 
@@ -330,7 +330,7 @@ def _open(game, state, seat, step) -> bool:
     """Open a decision for `seat`; a seat with no legal move passes at once."""
     if seat in state.finished:
         return False
-    state.pending[seat] = Pending(step.actions, step.repeat)
+    state.pending[seat] = Pending(step.actions, step.repeat, required=step.required)
     if not _has_action(game, state, seat):
         del state.pending[seat]
         state.log.append(["pass", seat])

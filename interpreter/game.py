@@ -34,7 +34,7 @@ class CompiledAction:
 
 
 class CompiledStep:
-    __slots__ = ("kind", "effect", "actions", "who", "repeat", "span", "index")
+    __slots__ = ("kind", "effect", "actions", "who", "repeat", "required", "span", "index")
 
     def __init__(self, **fields):
         for key, value in fields.items():
@@ -345,7 +345,7 @@ def _flow(game, model, exprs, effects):
         return CompiledStep(kind=s.kind, effect=effects.block(s.effect) if s.effect else None,
                             actions=tuple(name for name, _ in s.actions),
                             who=exprs.compile(s.who) if s.who is not None else None,
-                            repeat=s.repeat, span=s.span, index=index)
+                            repeat=s.repeat, required=s.required, span=s.span, index=index)
     game.setup_steps = tuple(step(s, i) for i, s in enumerate(flow.setup))
     game.round_steps = tuple(step(s, i) for i, s in enumerate(flow.round))
     game.end = exprs.compile(flow.end)

@@ -217,6 +217,7 @@ def _pending_to_json(game, seat, pending: Pending) -> dict:
     return {"seat": encode_value(seat, where, game),
             "actions": encode_value(pending.actions, where + ".actions", game),
             "repeat": encode_value(pending.repeat, where + ".repeat", game), "choice": choice,
+            "required": encode_value(pending.required, where + ".required", game),
             "moved": encode_value(pending.moved, where + ".moved", game)}
 
 
@@ -457,8 +458,11 @@ class _Reader:
             for key in ("repeat", "moved"):
                 if type(item[key]) is not bool:
                     raise SaveError(f"{where}.{key}: expected true or false, got {_describe(item[key])}")
+            required = item.get("required", False)  # saves written before `repeat: while possible`
+            if type(required) is not bool:
+                raise SaveError(f"{where}.required: expected true or false, got {_describe(required)}")
             out[seat] = Pending(actions, item["repeat"], self.choice(item["choice"], where + ".choice", seats),
-                                item["moved"])
+                                item["moved"], required)
         return out
 
     def choice(self, data, where, seats):

@@ -51,8 +51,9 @@ class Pending:
 
     actions: tuple  # action names
     repeat: bool
-    choice: object = None  # (move, options, optional) while an effect asks
+    choice: object = None  # (move, options, optional, answer type) while an effect asks
     moved: bool = False  # has taken at least one action this step
+    required: bool = False  # repeated while any action is legal, with no `done`
 
 
 @attrs.define(eq=False)
@@ -94,5 +95,5 @@ class State:
             dict(self.vars), [dict(p) for p in self.pvars], [list(p) for p in self.points],
             dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
             self.phase, self.step, self.round, self.queue,
-            {s: Pending(p.actions, p.repeat, p.choice, p.moved) for s, p in self.pending.items()},
+            {s: Pending(p.actions, p.repeat, p.choice, p.moved, p.required) for s, p in self.pending.items()},
             list(self.finished), list(self.log), self.steps_run, 0, self.snapshot)
