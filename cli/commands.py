@@ -88,3 +88,31 @@ def play(pack, seats, players, seed, options, save_path, resume_path, color):
     from boardrule.cli.play import run_play
     code = run_play(pack, seats, players, seed, parse_options(options), save_path, resume_path, color)
     sys.exit(code)
+
+
+@cli.command()
+@click.argument("save", type=click.Path(exists=True, dir_okay=False))
+@click.option("--pack", "pack_name", default=None, help="The pack (bundled name or path); default: the one the save names.")
+@click.option("--verify", is_flag=True, help="Only check that the game still replays (exit 1 if not).")
+@click.option("--force", is_flag=True, help="Replay even if the pack changed since the save.")
+def replay(save, pack_name, verify, force):
+    """Replay a saved game move by move, or check that it still replays."""
+    from boardrule.cli.render import render_sheets, render_state
+    from boardrule.dsl.diagnostics import SaveError
+    from boardrule.interpreter import api, gamelog
+    try:
+        data = gamelog.load(save)
+        game = api.open_game(pack_name or data["pack"])
+        data = gamelog.load(save, game, force=force)
+        state = gamelog.replay(game, data, force=force)
+    except SaveError as err:
+        click.echo(f"{save}: does not replay: {err.diagnostics[0].message}")
+        sys.exit(EXIT_FINDINGS)
+    if verify:
+        click.echo(f"{save}: replays ({len(data['moves'])} moves, {game.name})")
+        return
+    for index, (seat, text) in enumerate(data["moves"], 1):
+        click.echo(f"{index:>4}. P{seat + 1} {text}")
+    click.echo(render_state(game, state))
+    if state.phase == "over":
+        click.echo(render_sheets(api.score_report(game, state)))

@@ -84,3 +84,25 @@ def test_score_a_position_file(tmp_path):
 def test_the_console_script_starts():
     out = subprocess.run([sys.executable, "-m", "boardrule", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "check" in out.stdout and "play" in out.stdout
+
+
+def test_a_saved_game_replays_and_verifies(tmp_path):
+    save = tmp_path / "game.json"
+    moves = "1\n1\n1\n1\n1\n1\n1\n1\n1\n"
+    result = run("play", "tictactoe", "--seats", "human,random", "--seed", "2", "--save", str(save), input=moves)
+    assert result.exit_code == 0, result.output
+    verified = run("replay", str(save), "--verify")
+    assert verified.exit_code == 0 and "replays" in verified.output, verified.output
+    shown = run("replay", str(save))
+    assert shown.exit_code == 0 and "1. P1 play A1" in shown.output
+
+
+def test_a_tampered_save_does_not_replay(tmp_path):
+    save = tmp_path / "game.json"
+    result = run("play", "tictactoe", "--seats", "random,random", "--seed", "3", "--save", str(save))
+    assert result.exit_code == 0, result.output
+    data = json.loads(save.read_text())
+    data["moves"][0][1] = "play Z9"
+    save.write_text(json.dumps(data))
+    tampered = run("replay", str(save), "--verify")
+    assert tampered.exit_code == 1 and "does not replay" in tampered.output, tampered.output
