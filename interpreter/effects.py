@@ -42,6 +42,8 @@ class EffectCompiler:
             what, cell = kind(ctx), at(ctx)
             if what is None or cell is None:
                 raise RuleError("`place` needs a piece and a cell", node.span)
+            if what not in ctx.game.static_attrs:
+                raise RuleError(f"`{what}` is not a piece kind, so it cannot be placed", node.span)
             board, index = cell >> CELL_BITS, cell & CELL_MASK
             state = ctx.state
             if what in tokens:
