@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
-from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key, value_text
+from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, value_text
 from boardrule.interpreter.state import LazyRandom, Pending, State
 from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
 
@@ -115,14 +115,27 @@ def legal_moves(game, state: State, seat: int) -> list:
     return moves
 
 
+def _legal_set(game, state, seat) -> frozenset:
+    """The legal moves as a set, for the legality check of `apply`."""
+    pending = state.pending[seat]
+    if pending.choice is not None:
+        return frozenset(legal_moves(game, state, seat))
+    key = ("set", seat)
+    found = state.moves_cache.get(key)
+    if found is None:
+        found = state.moves_cache[key] = frozenset(_action_moves_cached(game, state, seat))
+    return found
+
+
 def _action_moves_cached(game, state, seat) -> tuple:
     """The sorted action moves of a seat's open decision, computed once per state."""
     cached = state.moves_cache.get(seat)
     if cached is None:
+        # the canonical order: actions as the pack declares them, then each
+        # parameter's values in the order its list gives them (cells row by row)
         moves = []
-        for name in state.pending[seat].actions:
+        for name in sorted(state.pending[seat].actions, key=game.action_index.__getitem__):
             moves.extend(action_moves(game, state, seat, game.actions[name]))
-        moves.sort(key=lambda m: sort_key(m, game.action_index))
         cached = state.moves_cache[seat] = tuple(moves)
     return cached
 
@@ -158,7 +171,8 @@ def apply(game, state: State, move: Move) -> State:
     pending = state.pending.get(move.seat)
     if pending is None:
         raise IllegalMoveError(_not_waiting(game, state, move.seat), code="E501")
-    if move not in legal_moves(game, state, move.seat):
+    legal = legal_moves(game, state, move.seat) if move.action == DONE else _legal_set(game, state, move.seat)
+    if move not in legal:
         raise IllegalMoveError(explain_illegal(game, state, move), code="E502")
     new = state.clone()
     if move.action == DONE:
@@ -293,6 +307,7 @@ def _run_action(game, state, move):
 
 def _has_action(game, state, seat) -> bool:
     state.moves_cache.pop(seat, None)  # asked right after an effect: compute afresh
+    state.moves_cache.pop(("set", seat), None)
     return bool(_action_moves_cached(game, state, seat))
 
 

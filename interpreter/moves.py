@@ -97,20 +97,3 @@ def normalise_text(text: str) -> str:
 def _sorted_group(word: str) -> str:
     # a list of cells is a set: `A2+A1` and `A1+A2` are the same move
     return "+".join(sorted(word.lower().split("+"))) if "+" in word else word
-
-
-def sort_key(move: Move, action_index: dict):
-    return (action_index.get(move.action, -1), tuple(_value_key(a) for a in move.args),
-            tuple(_value_key(a) for a in move.answers))
-
-
-def _value_key(value):
-    if value is None:
-        return (0, 0)
-    if isinstance(value, tuple):
-        return (1, tuple(_value_key(v) for v in value))
-    if isinstance(value, bool):
-        return (2, int(value))
-    if isinstance(value, int):
-        return (3, int(value))
-    return (4, str(value))

@@ -44,7 +44,7 @@ from boardrule.interpreter import gamelog
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
 from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, sort_key
+from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.serialize import state_differences, state_from_json, state_to_json, states_equal
 
@@ -137,7 +137,9 @@ def check_moves(game, state, seat) -> list:
     pending = state.pending[seat]
     if pending.choice is None:
         plain = [m for m in moves if m.action != DONE]
-        assert plain == sorted(plain, key=lambda m: sort_key(m, game.action_index)), "legal_moves is not sorted"
+        order = [game.action_index[m.action] for m in plain]
+        assert order == sorted(order), "legal_moves does not follow the pack's order of actions"
+        assert moves == legal_moves(game, state, seat), "legal_moves is not the same every time"
         assert all(m.action != DONE for m in moves[:-1]), "`done` is not the last move"
     else:
         asked = pending.choice[0]
