@@ -8,7 +8,7 @@ import sys
 import click
 
 from boardrule.cli.main import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cli
-from boardrule.dsl.diagnostics import (BoardruleError, SourceStore, diagnostic_to_dict, render, render_github,
+from boardrule.dsl.diagnostics import (SourceStore, diagnostic_to_dict, render, render_github,
                                        summary_line)
 
 

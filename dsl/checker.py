@@ -15,7 +15,7 @@ from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, 
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.symbols import SymbolTable, build_symbols
-from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIE, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
                                  compatible, item_type, join, list_of)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
@@ -46,6 +46,14 @@ class Scope:
 
     def with_it(self, t: Type) -> "Scope":
         return attrs.evolve(self, it=t)
+
+
+def _column_gap(end: int, start: int) -> str:
+    """How a chart column starting at `start` fails to follow one ending at `end`."""
+    if start <= end:
+        return "overlaps the column before it"
+    missing = f"{end + 1}" if start == end + 2 else f"{end + 1}-{start - 1}"
+    return f"leaves out {missing}"
 
 
 def _mixes_players(a: Type, b: Type) -> bool:
@@ -389,9 +397,7 @@ class Checker:
                                        "the last column", before.span)
                 return
             if after.low != before.high + 1:
-                what = "leaves out " + (f"{before.high + 1}" if after.low == before.high + 2 else
-                                        f"{before.high + 1}-{after.low - 1}") if after.low > before.high + 1 \
-                    else f"overlaps the column before it"
+                what = _column_gap(before.high, after.low)
                 self.bag.error("E233", f"this chart's columns must follow each other: this column {what}",
                                after.span)
                 return

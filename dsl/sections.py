@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from boardrule.dsl import ast
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
 import re
 

@@ -11,12 +11,17 @@ from __future__ import annotations
 from boardrule.dsl.diagnostics import PackError, SourceStore
 from boardrule.dsl.loader import load_yaml_file
 from boardrule.dsl.pack import load_pack
-from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting  # noqa: F401
+from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
 from boardrule.interpreter.game import Game, compile_game
-from boardrule.interpreter.moves import move_text  # noqa: F401
+from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position
-from boardrule.interpreter.values import PLAYERS, RuleError
+from boardrule.interpreter.values import PLAYERS
+
+
+# the front door re-exports what tools need to play a game
+__all__ = ["open_game", "new_game", "load_position", "score_report", "evaluate", "show_value",
+           "apply", "legal_moves", "parse_move", "waiting", "move_text"]
 
 
 def open_game(name_or_path, sources: SourceStore | None = None) -> Game:

@@ -7,7 +7,7 @@ half-way never leaves a damaged state behind.
 from __future__ import annotations
 
 from boardrule.dsl.types import ANY, item_type
-from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, NeedChoice, Player, RuleError
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
 
 MAX_LOOP = 10_000
 

@@ -12,7 +12,7 @@ import operator
 from boardrule.dsl import ast
 from boardrule.dsl.types import CELL, list_of
 from boardrule.interpreter import fastpaths, functions
-from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Player, RuleError
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, RuleError
 
 CELLS = list_of(CELL)
 MAX_RANGE = 10_000

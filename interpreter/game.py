@@ -8,7 +8,6 @@ functions in flow.py move it on.
 
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 
 from boardrule import __version__
@@ -19,7 +18,7 @@ from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.context import Ctx
 from boardrule.interpreter.effects import EffectCompiler
 from boardrule.interpreter.exprs import ExprCompiler
-from boardrule.interpreter.values import CELL_BITS, MAX_CELLS, PLAYERS, RuleError
+from boardrule.interpreter.values import CELL_BITS, MAX_CELLS
 
 MAX_SEATS = 12
 

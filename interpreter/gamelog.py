@@ -33,6 +33,7 @@ from boardrule.interpreter import flow
 from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.serialize import (
     STATE_TYPE,
+    check_format,
     check_header,
     decode_value,
     encode_value,
@@ -166,21 +167,7 @@ def _apply_text(game, state, seat, text, where, partial=False):
 # ------------------------------------------------------------ file format
 def check_log(data) -> None:
     """Refuse anything that is not a well-formed log (SaveError); the pack is not checked here."""
-    if type(data) is not dict:
-        raise SaveError("this is not a boardrule game log: expected a JSON object")
-    if "format" not in data:
-        raise SaveError("this is not a boardrule game log: it has no `format` field")
-    fmt = data["format"]
-    if type(fmt) is not int:
-        raise SaveError(f"unknown game log format {fmt!r}; this engine reads format {FORMAT_VERSION}")
-    if fmt > FORMAT_VERSION:
-        raise SaveError(f"this game log has format {fmt}, newer than this engine reads ({FORMAT_VERSION}); "
-                        "upgrade boardrule")
-    if fmt != FORMAT_VERSION:
-        raise SaveError(f"unknown game log format {fmt}; this engine reads format {FORMAT_VERSION}")
-    if data.get("type") != LOG_TYPE:
-        raise SaveError(f"this is not a boardrule game log: `type` is {data.get('type')!r}, "
-                        f"expected {LOG_TYPE!r}")
+    check_format(data, LOG_TYPE, "game log")
     for key, kind, what in (("pack", str, "a pack id"), ("pack_hash", str, "a hash"),
                             ("engine_version", str, "a version"), ("players", int, "a number of players"),
                             ("seed", int, "a whole number"), ("options", dict, "an object"),

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from boardrule.dsl.diagnostics import Diagnostic, PackError
-from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
+from boardrule.dsl.diagnostics import PackError
+from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
 from boardrule.interpreter.values import PLAYERS
 
 _TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
