@@ -132,17 +132,19 @@ class ScalarNode:
         return Span(self.span.file, line, col, end_line, end_col)
 
     def _raw_index(self, offset: int) -> int:
-        if not self._cache:
-            mapping = _align(self.raw, self.source, self.style)
-            self._cache.extend((mapping, _line_starts(self.source)))
         offset = max(0, min(offset, len(self.raw)))
-        return self._cache[0][offset]
+        if not self._cache and len(self.raw) <= _ALIGN_AT_ONCE:
+            self._cache.extend((_align(self.raw, self.source, self.style), _line_starts(self.source)))
+        if self._cache:
+            return self._cache[0][offset]
+        # a huge text (refused for its length anyway): align only the prefix that is asked for
+        return _align(self.raw[: offset + 1], self.source, self.style)[offset]
 
     def _raw_position(self, idx: int) -> tuple[int, int]:
         if not self.source:  # a synthesized node: assume the text is verbatim
             return self.span.line, self.span.col + idx
-        self._raw_index(0)
-        return _pos_in(self.source, self.span.line, self.span.col, self._cache[1], idx)
+        starts = self._cache[1] if self._cache else _line_starts(self.source)
+        return _pos_in(self.source, self.span.line, self.span.col, starts, idx)
 
 
 @attrs.frozen
@@ -267,6 +269,11 @@ def _after(src: str, q: int, style: str, indent: int) -> int:
     if c in _BREAKS:
         return _skip_indent(src, q + (2 if src.startswith("\r\n", q) else 1), style, indent)
     return q + 1
+
+
+#: Texts up to this long are aligned once, char by char, and cached; longer ones
+#: (refused for their length anyway) only as far as a diagnostic asks.
+_ALIGN_AT_ONCE = 100_000
 
 
 def _align(text: str, src: str, style: str) -> list[int]:
