@@ -16,6 +16,7 @@ from boardrule.interpreter.state import LazyRandom, Pending, State
 from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
 
 MAX_STEPS = 100_000  # flow steps per game, a guard against packs that never end
+MAX_MOVES_PER_STEP = 2_000  # moves of all players in one step, a guard against endless repeats
 
 
 # ------------------------------------------------------------------ start
@@ -175,6 +176,7 @@ def apply(game, state: State, move: Move) -> State:
     if move not in legal:
         raise IllegalMoveError(explain_illegal(game, state, move), code="E502")
     new = state.clone()
+    _count_move(game, new)
     if move.action == DONE:
         _close(game, new, move.seat)
     else:
@@ -360,15 +362,31 @@ def _check_end(game, state):
         state.queue = ()
 
 
+def _count_move(game, state):
+    """One more move in the open step; past MAX_MOVES_PER_STEP the game stops, naming the step."""
+    phase, round_no, step, count = state.step_moves
+    if (phase, round_no, step) != (state.phase, state.round, state.step):
+        count = 0
+    state.step_moves = (state.phase, state.round, state.step, count + 1)
+    if count + 1 > MAX_MOVES_PER_STEP:
+        span = _steps(game, state)[state.step].span
+        raise RuleError(f"the players made {MAX_MOVES_PER_STEP} moves in this step without it ending "
+                        "(a repeated step whose moves change nothing never ends)", span)
+
+
+def _count_step(game, state):
+    state.steps_run += 1
+    if state.steps_run > MAX_STEPS:
+        raise RuleError(f"the flow ran {MAX_STEPS} steps without ending; check `end:`", game.end_span)
+
+
 def _advance(game, state):
     while state.phase != "over" and not state.pending:
         steps = _steps(game, state)
         if state.step >= len(steps):
             _next_phase(game, state)
             continue
-        state.steps_run += 1
-        if state.steps_run > MAX_STEPS:
-            raise RuleError(f"the flow ran {MAX_STEPS} steps without ending; check `end:`", game.end_span)
+        _count_step(game, state)
         step = steps[state.step]
         if step.kind == "do":
             state.moves_cache.clear()

@@ -85,6 +85,8 @@ class State:
     snapshot: object = None  # boards as a simultaneous step began (what others may see)
     # legal action moves per seat, valid until an effect changes this state
     moves_cache: dict = attrs.field(factory=dict, eq=False, repr=False, metadata={"transient": True})
+    # moves made in the step now open, as (phase, round, step, count): a guard against endless repeats
+    step_moves: tuple = attrs.field(default=("", 0, 0, 0), eq=False, repr=False, metadata={"transient": True})
 
     def clone(self) -> "State":
         rng = LazyRandom(self.rng.getstate())
@@ -96,4 +98,5 @@ class State:
             dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
             self.phase, self.step, self.round, self.queue,
             {s: Pending(p.actions, p.repeat, p.choice, p.moved, p.required) for s, p in self.pending.items()},
-            list(self.finished), list(self.log), self.steps_run, 0, self.snapshot)
+            list(self.finished), list(self.log), self.steps_run, 0, self.snapshot,
+            step_moves=self.step_moves)
