@@ -29,9 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import shutil
 import subprocess
 import sys
 import time
@@ -44,11 +41,9 @@ sys.path.insert(0, str(HERE))
 
 import handwritten_tinytowns  # noqa: E402  (after the path is set)
 
-import boardrule  # noqa: E402
 from boardrule.dsl.extends import bundled_pack_names, resolve_pack_path  # noqa: E402
-from boardrule.interpreter.agents import make_agent, play_out  # noqa: E402
-from boardrule.interpreter.api import new_game, open_game  # noqa: E402
-from boardrule.interpreter.check import check_pack  # noqa: E402
+from boardrule.interpreter import bench  # noqa: E402
+from boardrule.interpreter.api import open_game  # noqa: E402
 
 TARGETS = {
     "tinytowns_ms": 5.0,  # a random Tiny Towns solo game, engine
@@ -59,21 +54,9 @@ TARGETS = {
 TOWNS_NOTE = ("tests/packs/towns.pack is a test pack that approximates the real game (any of 5 resources "
               "named freely instead of 3 face-up cards; its own 5 test buildings with stand-ins and "
               "storage) until rulepacks/tinytowns.pack lands")
-MAX_GAMES = 1_000_000
-SUBPROCESS_TIMEOUT = 300
 
 
 # ------------------------------------------------------------ environment
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith(("model name", "hardware", "cpu model")):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
 def git_commit() -> str | None:
     """The commit of the tree being measured (read-only), if this is a git checkout."""
     try:
@@ -85,46 +68,16 @@ def git_commit() -> str | None:
 
 
 def environment() -> dict:
-    load = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
-    return {
-        "engine": {"version": boardrule.__version__, "location": str(Path(boardrule.__file__).parent),
-                   "commit": git_commit()},
-        "python": {"version": platform.python_version(), "implementation": platform.python_implementation(),
-                   "executable": sys.executable},
-        "cpu": {"model": cpu_model(), "logical_cpus": os.cpu_count()},
-        "platform": platform.platform(),
-        "load_average": load,
-    }
+    report = bench.environment()
+    report["engine"]["commit"] = git_commit()
+    return report
 
 
 # ------------------------------------------------------------- measuring
-def timed_runs(play_one, games: int | None, seconds: float, warmup: bool) -> dict:
-    """Run play_one(n) for n = 0, 1, ...: `games` times, or until `seconds` have passed."""
-    if warmup:
-        play_one(MAX_GAMES)  # fills caches (placement tables...) outside the timing
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    count, moves = 0, 0
-    while True:
-        moves += play_one(count)
-        count += 1
-        wall = time.perf_counter() - wall0
-        if (games is not None and count >= games) or (games is None and wall >= seconds) or count >= MAX_GAMES:
-            break
-    cpu = time.process_time() - cpu0
-    return {"games": count, "wall_s": wall, "cpu_s": cpu, "games_per_s": count / wall if wall else None,
-            "ms_per_game": wall / count * 1000, "cpu_ms_per_game": cpu / count * 1000,
-            "moves_per_game": moves / count}
-
-
-def playouts(game, players: int, agent: str, games, seconds, warmup) -> dict:
-    def play_one(n):
-        state = new_game(game, players=players, seed=n)
-        agents = {seat: make_agent(agent, seed=n * 1000 + seat) for seat in state.players}
-        state = play_out(game, state, agents)
-        return sum(1 for entry in state.log if entry[0] == "move")
-    result = timed_runs(play_one, games, seconds, warmup)
-    result["agent"] = agent
-    return result
+# the measuring itself lives in the library (boardrule.interpreter.bench, also behind `boardrule bench`)
+timed_runs = bench.timed_runs
+playouts = bench.playouts
+boardrule_command = bench.boardrule_command
 
 
 def handwritten(games, seconds, warmup) -> dict:
@@ -137,42 +90,11 @@ def handwritten(games, seconds, warmup) -> dict:
 
 
 def run_command(argv, repeats: int) -> dict:
-    """Wall time of a command, best of `repeats`."""
-    times, code, err = [], None, ""
-    for _ in range(repeats):
-        start = time.perf_counter()
-        try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT,
-                                  stdin=subprocess.DEVNULL, cwd=str(REPO))
-        except (OSError, subprocess.SubprocessError) as exc:
-            return {"command": argv, "error": f"{type(exc).__name__}: {exc}"}
-        times.append(time.perf_counter() - start)
-        code, err = done.returncode, done.stderr
-    result = {"command": argv, "best_s": min(times), "runs_s": times, "exit_code": code}
-    if code not in (0, 1):  # 1 = findings, still a completed check
-        result["error"] = f"exit status {code}: {err.strip()[-300:]}"
-    return result
-
-
-def boardrule_command() -> list:
-    """The `boardrule` script of this interpreter (not a pyenv shim, which adds its own start-up)."""
-    folder = Path(sys.executable).parent
-    for name in ("boardrule", "boardrule.exe"):
-        if (folder / name).is_file():
-            return [str(folder / name)]
-    found = shutil.which("boardrule")
-    return [found] if found else [sys.executable, "-m", "boardrule"]
+    return bench.run_command(argv, repeats, cwd=REPO)
 
 
 def check_times(spec: str, repeats: int, command: list) -> dict:
-    best, report = None, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        report = check_pack(spec)
-        elapsed = time.perf_counter() - start
-        best = elapsed if best is None else min(best, elapsed)
-    result = {"in_process_s": best, "ok": report.ok, "tests_run": report.tests_run,
-              "diagnostics": len(report.diagnostics)}
+    result = bench.check_time(spec, repeats)
     result["command"] = run_command(command + ["check", spec], repeats)
     wall = result["command"].get("best_s")
     result["target_s"] = TARGETS["check_s"]

@@ -8,29 +8,32 @@ import sys
 import click
 
 from boardrule.cli.main import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cli
-from boardrule.dsl.diagnostics import (SourceStore, diagnostic_to_dict, render, render_github,
-                                       summary_line)
+from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, summary_line
 
 
 @cli.command()
 @click.argument("packs", nargs=-1, required=True)
-@click.option("--output-format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
-              show_default=True, help="How to print diagnostics.")
+@click.option("--output-format", "fmt", type=click.Choice(["text", "json", "github", "junit"]), default="text",
+              show_default=True, help="How to print diagnostics (github: annotations, 10 per kind; junit: XML).")
 @click.option("--no-tests", is_flag=True, help="Skip the packs' own tests.")
-def check(packs, fmt, no_tests):
+@click.option("--no-lint", is_flag=True, help="Skip the lint warnings (W8xx).")
+@click.option("--strict", is_flag=True, help="Warnings fail the check too (exit 1).")
+def check(packs, fmt, no_tests, no_lint, strict):
     """Check packs (bundled names or paths) and run their tests."""
     from boardrule.interpreter.check import check_pack
     sources = SourceStore()
-    reports = [check_pack(p, sources, run_pack_tests=not no_tests) for p in packs]
+    reports = [check_pack(p, sources, run_pack_tests=not no_tests, lint=not no_lint) for p in packs]
     diagnostics = [d for r in reports for d in r.diagnostics]
     if fmt == "json":
         click.echo(json.dumps({"packs": [{"pack": r.pack, "ok": r.ok, "tests": r.tests_run,
                                           "diagnostics": [diagnostic_to_dict(d) for d in r.diagnostics]}
                                          for r in reports]}, indent=2))
     elif fmt == "github":
-        for d in diagnostics:
-            click.echo(render_github(d))
-        click.echo(summary_line(diagnostics) if diagnostics else "no problems")
+        from boardrule.interpreter.reports import github_lines
+        click.echo("\n".join(github_lines(diagnostics)))
+    elif fmt == "junit":
+        from boardrule.interpreter.reports import junit_xml
+        click.echo(junit_xml(reports, sources, strict), nl=False)
     else:
         for d in diagnostics:
             click.echo(render(d, sources))
@@ -42,7 +45,8 @@ def check(packs, fmt, no_tests):
         if diagnostics:
             click.echo(summary_line(diagnostics))
     usage = any(d.code in ("E120", "E121", "E124") for d in diagnostics)
-    sys.exit(EXIT_USAGE if usage else EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS)
+    clean = all(r.ok for r in reports) and not (strict and any(r.warnings for r in reports))
+    sys.exit(EXIT_USAGE if usage else EXIT_OK if clean else EXIT_FINDINGS)
 
 
 @cli.command()

@@ -50,6 +50,9 @@ def cli():
 
 def main():
     from boardrule.cli import commands  # noqa: F401  (registers the commands)
+    from boardrule.cli import simulate  # noqa: F401  (registers simulate and bench)
+    from boardrule.cli import designer  # noqa: F401  (registers rules, new and schema)
+    from boardrule.cli import picture  # noqa: F401  (registers render)
     try:
         cli(standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive

@@ -1,7 +1,12 @@
-"""`boardrule play`: hot-seat games in the terminal, with bots.
+"""`boardrule play`: games in the terminal, hot-seat with hidden information, with bots.
 
 Humans type a move in its notation (`play B2`) or its number in the menu,
-or a command: help, moves, explain MOVE, score, undo, save [FILE], quit.
+or a command: help, moves [TEXT], explain MOVE, score, undo, save [FILE],
+quit. Before a human's decision that shows what another human at the table
+must not see, the screen is cleared and waits for that player to press Enter,
+then shows only their view (`interpreter.views`). Ctrl-C and the end of the
+input offer to save (or save at once when nobody can answer): a game in
+progress is never lost.
 """
 
 from __future__ import annotations
@@ -10,45 +15,89 @@ import sys
 
 import click
 
-from boardrule.dsl.diagnostics import BoardruleError, UsageError
-from boardrule.interpreter import api, flow
+from boardrule.cli.render import color_default, legend_text, picture_text, render_outcome, render_sheets
+from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
+from boardrule.interpreter import api, flow, gamelog
+from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.moves import move_label
-from boardrule.interpreter.values import PLAYERS
+from boardrule.interpreter.values import PLAYERS, RuleError
 
-HELP = """Type a move as listed (e.g. `play B2`) or its number. Commands:
-  moves          list the legal moves
+MENU_MAX = 24  # moves listed at the prompt without asking; more are listed by `moves`
+PRIVATE_LOG = ("shuffle", "draw", "put")  # what only a spectator sees of the decks
+
+HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Commands:
+  moves [TEXT]   list the legal moves (those containing TEXT)
   explain MOVE   say why a move is not legal
-  score          the current score sheets
-  undo           take back your last decision
-  save [FILE]    save the game
-  quit           stop (asks to save)"""
+  score          the score sheets as they stand
+  board          show the board again
+  undo           take back your last decision (not past a roll, a draw or another player's move)
+  save [FILE]    save the game (resume it with --resume FILE)
+  quit           stop (asks to save)
+  help           this text
+(where the game has an action named like a command, type `:` before the command: `:score`)"""
+
+
+class Quit(Exception):
+    """The player stops the game; `code` is the exit code."""
+
+    def __init__(self, code=0):
+        super().__init__(code)
+        self.code = code
 
 
 def run_play(pack, seats, players, seed, options, save_path, resume_path, color) -> int:
     game = api.open_game(pack)
-    color = sys.stdout.isatty() if color is None else color
+    color = color_default() if color is None else color
     if resume_path:
-        from boardrule.interpreter import gamelog
-        log = gamelog.load(resume_path)
-        state = gamelog.replay(game, log)
+        if players is not None or seed is not None or options:
+            raise UsageError("--resume continues a saved game with its own players, seed and options: "
+                             "leave out --players, --seed and --option", code="E001")
+        log = gamelog.load(resume_path, game)
+        history = replay_history(game, log)
         players, seed, options = log["players"], log["seed"], log.get("options", {})
-        seat_kinds = log.get("agents") or _seat_kinds(seats, players, game)
+        if seats is not None:
+            seat_kinds = _seat_kinds(seats, players, game)
+        else:
+            seat_kinds = log.get("agents") or ["human"] * players
+            for kind in seat_kinds:
+                if kind != "human":
+                    make_agent(kind)
+        save_path = save_path or resume_path
     else:
         seat_kinds = _seat_kinds(seats, players, game)
         players = len(seat_kinds)
         seed = seed if seed is not None else 1
-        state = api.new_game(game, players, seed, options)
-    session = Session(game, state, seat_kinds, players, seed, options, save_path, color)
+        history = [api.new_game(game, players, seed, options)]
+    session = Session(game, history, seat_kinds, players, seed, options, save_path, color,
+                      resumed=bool(resume_path))
     return session.run()
+
+
+def replay_history(game, log) -> list:
+    """The states of a saved game, one after each move (for `undo` after resuming); checked by replaying."""
+    final = gamelog.replay(game, log)
+    state = flow.initial_state(game, log["players"], log["seed"], log.get("options", {}))
+    history = [state]
+    try:
+        for seat, text in log["moves"]:
+            state = flow.play_text(game, state, seat, text)
+            history.append(state)
+    except BoardruleError:
+        return [final]
+    if log.get("pending") or history[-1].log != final.log:  # a choice half answered: the replay has it
+        history.append(final)
+    return history
 
 
 def _seat_kinds(seats, players, game) -> list:
     if seats is None:
-        low = game.players_range[0]
-        count = players or max(low, min(2, game.players_range[1]))
+        low, high = game.players_range
+        count = players or max(low, min(2, high))
         return ["human"] + ["greedy"] * (count - 1)
     kinds = [s.strip() for s in seats.split(",") if s.strip()]
+    if not kinds:
+        raise UsageError("--seats names no seat; write e.g. `human,greedy`", code="E001")
     if players is not None and players != len(kinds):
         raise UsageError(f"--players {players} but --seats names {len(kinds)} seats", code="E006")
     for kind in kinds:
@@ -58,40 +107,74 @@ def _seat_kinds(seats, players, game) -> list:
 
 
 class Session:
-    def __init__(self, game, state, seat_kinds, players, seed, options, save_path, color):
-        self.game, self.state = game, state
-        self.history = [state]
+    def __init__(self, game, history, seat_kinds, players, seed, options, save_path, color, resumed=False):
+        self.game = game
+        self.history = list(history)
+        self.state = self.history[-1]
         self.players, self.seed, self.options = players, seed, options
         self.save_path, self.color = save_path, color
-        self.seat_of = {}
-        self.agents = {}
-        for index, seat in enumerate(state.players):
+        self.seat_of, self.agents = {}, {}
+        for index, seat in enumerate(self.state.players):
             kind = seat_kinds[index] if index < len(seat_kinds) else "greedy"
             self.seat_of[seat] = kind
             if kind != "human":
                 self.agents[seat] = make_agent(kind, seed * 100 + index)
+        self.humans = [s for s in self.state.players if s not in self.agents]
+        self.hotseat = len(self.humans) > 1
+        self.owner = self.humans[0] if len(self.humans) == 1 else None  # who sits at the screen
+        self.resumed = resumed
+        self.log_start = len(self.state.log) if self.resumed else 0
+        self.log_done = {}  # viewer -> how much of the log their screen has told
+        self.held = {}  # viewer -> log entries not told yet: moves of a decision all make at once, still open
+        self.shown = None  # (state, viewer) on the screen
 
+    # ------------------------------------------------------------ output
+    def echo(self, text=""):
+        click.echo(text, color=self.color)
+
+    def say(self, text):
+        """A one-line message at the prompt."""
+        self.echo("  " + " ".join(str(text).split()))
+
+    # ------------------------------------------------------------ the game
     def run(self) -> int:
-        from boardrule.cli.render import render_legend, render_state
-        click.echo(f"{self.game.name}: " + ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items()))
-        click.echo(render_legend(self.game))
-        shown = None
+        try:
+            return self._run()
+        except Quit as stop:
+            return stop.code
+        except KeyboardInterrupt:
+            self.echo()
+            return self._stop("interrupted", 130)
+        except RuleError as err:  # a fault of the pack: say so, and keep the game up to the move that failed
+            where = f"{err.span}: " if err.span is not None else ""
+            self.echo(f"{where}error[E700]: a rule of the pack failed: {err}")
+            return self._stop("the game cannot go on", 1)
+
+    def _run(self) -> int:
+        who = ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items())
+        self.echo(f"{self.game.name}: {who}")
+        self.echo(legend_text(pictures.full_legend(self.game), self.color))
+        if self.resumed:
+            self.echo(f"resumed after {sum(1 for e in self.state.log if e[0] == 'move')} moves")
         while self.state.phase != "over":
-            if shown is not self.state:
-                click.echo()
-                click.echo(render_state(self.game, self.state, color=self.color))
-                shown = self.state
             seat = flow.waiting(self.state)[0]
-            moves = flow.legal_moves(self.game, self.state, seat)
             if seat in self.agents:
-                move = self.agents[seat](self.game, self.state, seat, moves)
-                click.echo(f"{PLAYERS[seat]!r} ({self.seat_of[seat]}): {api.move_text(move, self.game)}")
-                self._apply(move)
+                self._bot_turn(seat)
                 continue
-            if not self._human_turn(seat, moves):
-                return 0
+            if self.hotseat and seat != self.owner and self._private(seat):
+                self._hand_over(seat)
+            self.owner = seat if self.hotseat else self.owner
+            self._show(seat)
+            self._human_turn(seat)
         self._finish()
         return 0
+
+    def _bot_turn(self, seat):
+        if not self.humans:
+            self._show(None)
+        moves = flow.legal_moves(self.game, self.state, seat)
+        move = self.agents[seat](self.game, self.state, seat, moves)
+        self._apply(move)
 
     def _apply(self, move):
         self.state = flow.apply(self.game, self.state, move)
@@ -99,85 +182,296 @@ class Session:
         if self.save_path:
             self._save(self.save_path, quiet=True)
 
-    def _human_turn(self, seat, moves) -> bool:
+    # ------------------------------------------------------------ the screen
+    def _viewer(self, seat):
+        return seat if self.humans else None
+
+    def _screen(self, viewer) -> str:
+        pic = pictures.picture(self.game, self.state, viewer)
+        return picture_text(pic, self.color)
+
+    def _private(self, seat) -> bool:
+        """Would another human at the table see something else than `seat` does now?"""
+        mine = self._screen(seat)
+        return any(self._screen(other) != mine for other in self.humans if other != seat)
+
+    def _hand_over(self, seat):
+        if _is_terminal():  # clear the screen and what scrolled off it: the last player's view goes
+            click.echo("\033[3J\033[2J\033[H", nl=False, color=True)
+        else:
+            self.echo("\n" + "-" * 60)
+        self.echo(f"{PLAYERS[seat]!r}'s turn: pass the keyboard to {PLAYERS[seat]!r}; everyone else, look away.")
+        if self._ask(f"{PLAYERS[seat]!r}, press Enter to see your view ") is None:
+            raise Quit(self._stop("the input ended", 0))
+        self.shown = None
+
+    def _show(self, viewer):
+        key = (self.state, viewer)
+        events = self._events(viewer)
+        for line in events:
+            self.echo(line)
+        if self.shown == key:
+            return
+        self.echo()
+        self.echo(self._screen(self._viewer(viewer)))
+        self.shown = key
+
+    def _events(self, viewer) -> list:
+        """What happened since the screen was last drawn: moves, rolls, passes (and draws, for spectators)."""
+        state = self.state
+        log = state.log
+        indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(log)))
+        held, lines = [], []
+        step_start = self._step_start() if state.phase != "over" else None
+        for index in indices:
+            entry = log[index]
+            kind = entry[0]
+            if kind == "move":
+                seat = entry[1]
+                if viewer is not None and step_start is not None and index >= step_start and seat != viewer:
+                    held.append(index)  # a decision all make at once: hidden until it closes
+                    continue
+                bot = f" ({self.seat_of[seat]})" if seat in self.agents else ""
+                lines.append(f"{PLAYERS[seat]!r}{bot}: {entry[2]}")
+            elif kind == "roll":
+                lines.append(f"rolled {entry[1]}: {pictures.value_text(entry[2])}")
+            elif kind == "pass":
+                lines.append(f"{PLAYERS[entry[1]]!r} passes: no legal move")
+            elif kind == "seats":
+                lines.append("the players sit at seats " + ", ".join(repr(PLAYERS[s]) for s in entry[1]))
+            elif kind in PRIVATE_LOG and not self.humans:
+                if kind == "draw":
+                    lines.append(f"drew {pictures.value_text(entry[2])} from {entry[1]}")
+                elif kind == "shuffle":
+                    lines.append(f"shuffled {entry[1]}")
+        self.log_done[viewer], self.held[viewer] = len(log), held
+        return lines
+
+    def _step_start(self):
+        """The log index at which the open decision all players make at once began, or None."""
+        snapshot = self.state.snapshot
+        if snapshot is None:
+            return None
+        start = len(self.state.log)
+        for earlier in reversed(self.history):
+            if earlier.snapshot is not snapshot:
+                break
+            start = len(earlier.log)
+        return start
+
+    # ------------------------------------------------------------ a human's turn
+    def _human_turn(self, seat):
+        moves = flow.legal_moves(self.game, self.state, seat)
         menu = [api.move_text(m, self.game) for m in moves]
-        click.echo(f"{PLAYERS[seat]!r} to move ({len(moves)} legal moves; `moves` lists them, `help` for more)")
+        pending = self.state.pending.get(seat)
+        if pending is not None and pending.choice is not None:
+            asked = api.move_text(pending.choice[0], self.game)
+            self.echo(f"`{asked}` asks a choice: type a number, the answer alone, or the whole move")
+        if len(moves) <= MENU_MAX:
+            self._menu(moves, menu)
+        else:
+            self.echo(f"{len(moves)} legal moves, e.g. `{menu[0]}`: type `moves TEXT` to list those with TEXT")
+        self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, or `help`")
         while True:
-            try:
-                line = click.prompt(f"{PLAYERS[seat]!r}", default="", show_default=False).strip()
-            except (EOFError, click.Abort):
-                click.echo()
-                return self._quit(ask=False)
+            line = self._prompt(seat)
             if not line:
                 continue
-            word, _, rest = line.partition(" ")
-            if line.isdigit() and 1 <= int(line) <= len(moves):
-                self._apply(moves[int(line) - 1])
+            if self._command(seat, line, moves, menu):
+                return
+
+    def _prompt(self, seat) -> str:
+        line = self._ask(f"{PLAYERS[seat]!r}> ")
+        if line is None:
+            raise Quit(self._stop("the input ended", 0))
+        return line.strip()
+
+    def _ask(self, prompt):
+        """A line typed after `prompt`, or None at the end of the input (Ctrl-C raises KeyboardInterrupt)."""
+        sys.stdout.flush()
+        try:
+            return input(prompt)
+        except EOFError:
+            self.echo()
+            return None
+
+    def _menu(self, moves, menu, only=None):
+        chosen = [(index, text, move) for index, (text, move) in enumerate(zip(menu, moves), 1)
+                  if not only or only.lower() in text.lower() or only.lower() in move_label(move, self.game).lower()]
+        if not chosen:
+            self.say(f"no legal move contains `{only}`")
+            return
+        rows = [f"  {index:>3}. {text}" for index, text, _ in chosen]
+        width = max(len(r) for r in rows) + 2
+        labelled = [m for _, _, m in chosen if getattr(self.game.actions.get(m.action), "label", None)]
+        if len(rows) <= 10 and labelled:  # one a line, with what the action's `label:` says
+            for row, (_, _, move) in zip(rows, chosen):
+                self.echo(f"{row.ljust(width)}{move_label(move, self.game)}")
+            return
+        per_line = max(1, 78 // width)
+        for start in range(0, len(rows), per_line):
+            self.echo("".join(r.ljust(width) for r in rows[start:start + per_line]).rstrip())
+
+    def _command(self, seat, line, moves, menu) -> bool:
+        """Handle one line; True when the decision is made (or undone)."""
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        if word.startswith(":"):  # `:score`: the command, even where an action has its name
+            word = word[1:]
+        elif word in self.game.actions or word == "done":
+            return self._typed_move(seat, line)
+        if line.isdigit():
+            number = int(line)
+            if 1 <= number <= len(moves):
+                self._apply(moves[number - 1])
                 return True
-            if word == "help":
-                click.echo(HELP)
-            elif word == "moves":
-                for i, (text, move) in enumerate(zip(menu, moves), 1):
-                    click.echo(f"  {i:>3}. {text:<24} {move_label(move, self.game)}")
-            elif word == "score":
-                from boardrule.cli.render import render_sheets
-                click.echo(render_sheets(api.score_report(self.game, self.state)))
-            elif word == "undo":
-                if self._undo(seat):
-                    return True
-            elif word == "save":
-                self._save(rest.strip() or self.save_path or "game.boardrule.json")
-            elif word == "quit":
-                return self._quit(ask=True)
-            elif word == "explain":
-                self._explain(seat, rest)
-            else:
-                try:
-                    self._apply(flow.parse_move(self.game, self.state, seat, line))
-                    return True
-                except BoardruleError as err:
-                    advice = "; type `moves` to list them" if err.diagnostics[0].code == "E504" else ""
-                    click.echo(f"  {err.diagnostics[0].message}{advice}")
+            self.say(f"there is no move {number}: the menu runs from 1 to {len(moves)}")
+            return False
+        if word in ("help", "?"):
+            self.echo(HELP.format(example=menu[0] if menu else "done"))
+        elif word == "moves":
+            self._menu(moves, menu, rest or None)
+        elif word == "board":
+            self.shown = None
+            self._show(seat)
+        elif word == "score":
+            self._score(seat)
+        elif word == "undo":
+            return self._undo(seat)
+        elif word == "save":
+            self._save(rest or self.save_path or self.default_save())
+        elif word in ("quit", "exit"):
+            raise Quit(self._stop(None, 0))
+        elif word == "explain":
+            self._explain(seat, rest)
+        else:
+            return self._typed_move(seat, line)
+        return False
+
+    def _typed_move(self, seat, line) -> bool:
+        pending = self.state.pending.get(seat)
+        tries = [line]
+        if pending is not None and pending.choice is not None and "/" not in line:
+            tries.append(api.move_text(pending.choice[0], self.game) + " / " + line)
+        for text in tries:
+            try:
+                move = flow.parse_move(self.game, self.state, seat, text)
+            except BoardruleError:
+                continue
+            self._apply(move)
+            return True
+        self.say(self._refusal(seat, line) + "; `moves` lists the legal ones")
+        return False
+
+    def _refusal(self, seat, text) -> str:
+        from boardrule.interpreter.scenarios import _refusal
+        try:
+            reason = _refusal(self.game, self.state, seat, text)
+        except Exception:  # an explanation is a courtesy: the parse error will do
+            reason = None
+        if reason is None:
+            try:
+                flow.parse_move(self.game, self.state, seat, text)
+                return "that move is legal"
+            except BoardruleError as err:
+                reason = err.diagnostics[0].message
+        if not reason.startswith("`"):
+            reason = f"`{text}` is not a legal move now: {reason}"
+        return reason
+
+    def _score(self, seat):
+        report = api.score_report(self.game, self.state)
+        if self.game.private_vars:  # others' sheets could tell what they hold
+            report = dict(report, players=[p for p in report["players"] if p["seat"] == repr(PLAYERS[seat])])
+        self.echo(render_sheets(report).rsplit("\n", 1)[0] + "\n(so far; the game is not over)")
 
     def _explain(self, seat, text):
+        if not text:
+            self.say("explain which move? e.g. `explain " + (api.move_text(
+                flow.legal_moves(self.game, self.state, seat)[0], self.game)) + "`")
+            return
         try:
             flow.parse_move(self.game, self.state, seat, text)
-            click.echo("  that move is legal")
-        except BoardruleError as err:
-            click.echo(f"  {err.diagnostics[0].message}")
+            self.say(f"`{text}` is legal now")
+        except BoardruleError:
+            self.say(self._refusal(seat, text))
 
     def _undo(self, seat) -> bool:
-        # back to this player's last decision, unless a chance step or another
-        # player's decision came after it
+        """Back to this player's last decision, unless a chance step or another player's decision came after it."""
         for index in range(len(self.history) - 2, -1, -1):
             earlier = self.history[index]
-            if seat in earlier.pending:
-                later_log = self.history[-1].log[len(earlier.log):]
-                if any(entry[0] != "move" or entry[1] != seat for entry in later_log):
-                    break
-                self.history = self.history[:index + 1]
-                self.state = earlier
-                click.echo("  undone")
-                return True
-        click.echo("  nothing to undo: a chance step or another player's decision came after your last move")
+            if seat not in earlier.pending or earlier.phase == "over":
+                continue
+            later = self.history[-1].log[len(earlier.log):]
+            if any(entry[0] != "move" or entry[1] != seat for entry in later):
+                break
+            self.history = self.history[:index + 1]
+            self.state = earlier
+            size = len(earlier.log)
+            self.log_done = {v: min(n, size) for v, n in self.log_done.items()}
+            self.held = {v: [i for i in h if i < size] for v, h in self.held.items()}
+            self.shown = None
+            self.say("undone: " + ", ".join(e[2] for e in later if e[0] == "move"))
+            if self.save_path:
+                self._save(self.save_path, quiet=True)
+            return True
+        self.say("nothing to undo: a chance step or another player's decision came after your last move")
         return False
 
-    def _save(self, path, quiet=False):
-        from boardrule.interpreter import gamelog
-        data = gamelog.record(self.game, self.state, self.players, self.seed, self.options)
-        data["agents"] = [self.seat_of[s] for s in self.state.players]
-        gamelog.save(path, data)
+    # ------------------------------------------------------------ saving and stopping
+    def default_save(self) -> str:
+        return f"{self.game.id}.boardrule.json"
+
+    def _save(self, path, quiet=False) -> bool:
+        try:
+            data = gamelog.record(self.game, self.state, self.players, self.seed, self.options)
+            data["agents"] = [self.seat_of[s] for s in self.state.players]
+            gamelog.save(path, data)
+        except SaveError as err:
+            self.say(err.diagnostics[0].message)
+            return False
         if not quiet:
-            click.echo(f"  saved to {path}")
+            self.say(f"saved to {path}; resume with: boardrule play {self._pack_arg()} --resume {path}")
+        return True
 
-    def _quit(self, ask) -> bool:
-        if ask and click.confirm("save before quitting?", default=True):
-            self._save(self.save_path or "game.boardrule.json")
-        return False
+    def _pack_arg(self) -> str:
+        from boardrule.dsl.extends import bundled_pack_names
+        if self.game.id in bundled_pack_names():
+            return self.game.id
+        return self.game.pack.tree.files[-1] if self.game.pack.tree.files else self.game.id
 
+    def _stop(self, why, code) -> int:
+        """Stop the game: ask whether to save; when nobody can answer, save at once."""
+        if self.state.phase == "over" or not any(e[0] == "move" for e in self.state.log):
+            if why:
+                self.say(f"{why}: nothing to save yet")
+            return code
+        target = self.save_path or self.default_save()
+        if why:
+            self.say(why)
+        try:
+            answer = self._ask(f"save the game to {target}? [Y/n] ")
+        except KeyboardInterrupt:
+            self.echo()
+            answer = None
+        if answer is None or answer.strip().lower() not in ("n", "no"):  # nobody answers: never lose the game
+            self._save(target)
+        else:
+            self.say("not saved")
+        return code
+
+    # ------------------------------------------------------------ the end
     def _finish(self):
-        from boardrule.cli.render import render_sheets, render_state
-        click.echo()
-        click.echo(render_state(self.game, self.state, color=self.color))
-        click.echo("game over")
-        click.echo(render_sheets(api.score_report(self.game, self.state)))
+        for line in self._events(self.owner if self.humans else None):
+            self.echo(line)
+        self.echo()
+        self.echo(picture_text(pictures.picture(self.game, self.state), self.color))
+        self.echo("game over")
+        self.echo(render_outcome(self.game, self.state))
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,56 +1,157 @@
-"""Text pictures of boards and score sheets for the terminal."""
+"""Text pictures of boards, legends and score sheets for the terminal.
+
+Boards come from `interpreter.picture` (the same cells, labels and colours
+the SVG shows): square grids as a table, hex grids as offset rows (flat-topped
+hexes as straight columns, every other one half a line lower). With colour,
+pieces take the pack's `display:` colours (xterm's 256 colours), region
+marks their region's colour; without, the text is the same, only plain.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
+from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.geometry import column_letters
-from boardrule.interpreter.positions import board_rows
 from boardrule.interpreter.values import PLAYERS
 
 
-def render_board(game, state, board, color=False) -> str:
-    """A board as text: square grids as a table, hex grids as offset rows."""
-    rows = board_rows(game, state, board)
-    width = max((len(t) for row in rows for t in row), default=1)
-    letters = [column_letters(x) for x in range(game.grid.width)]
-    width = max(width, max(len(l) for l in letters))
-    if game.grid.kind == "hex" and (game.grid.hex_layout or "").startswith("flat"):
-        return _render_flat_hex(rows, letters, width, game.grid.hex_layout.endswith("odd"), color)
-    lines = ["    " + " ".join(l.ljust(width) for l in letters)]
-    for y, row in enumerate(rows):
-        shift = " " * ((width + 1) // 2) if game.grid.kind == "hex" and (y % 2 == 1) == \
-            (game.grid.hex_layout or "").endswith("odd") else ""
-        lines.append(f"{y + 1:>3} " + shift + " ".join(_paint(t, color).ljust(width) for t in row))
+def color_default(stream=None) -> bool:
+    """Colour when writing to a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb."""
+    stream = stream or sys.stdout
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# ------------------------------------------------------------------ boards
+def board_text(grid, board, color=False) -> str:
+    """One board of a picture as text."""
+    by_pos = {(c.col, c.row): c for c in board.cells}
+    letters = [column_letters(x) for x in range(grid.width)]
+    width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [1])
+    lines = ["    " + " ".join(letter.ljust(width) for letter in letters)]
+
+    def cell_text(x, y, shown=True):
+        cell = by_pos.get((x, y))
+        if cell is None or not shown:
+            return " " * width
+        return paint(cell, color) + " " * (width - len(cell.label))
+
+    layout = grid.hex_layout or ""
+    if grid.kind == "hex" and layout.startswith("flat"):
+        odd_low = layout.endswith("odd")
+        for y in range(grid.height):
+            high = [cell_text(x, y, (x % 2 == 0) == odd_low) for x in range(grid.width)]
+            low = [cell_text(x, y, (x % 2 == 1) == odd_low) for x in range(grid.width)]
+            lines.append(f"{y + 1:>3} " + " ".join(high))
+            lines.append("    " + " ".join(low))
+    else:
+        for y in range(grid.height):
+            shift = ""
+            if grid.kind == "hex" and (y % 2 == 1) == layout.endswith("odd"):
+                shift = " " * ((width + 1) // 2)
+            lines.append(f"{y + 1:>3} " + shift + " ".join(cell_text(x, y) for x in range(grid.width)))
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _render_flat_hex(rows, letters, width, odd_low, color) -> str:
-    # flat-topped hexes: columns are straight; the shifted half of the columns
-    # is printed on a half line below its row
-    lines = ["    " + " ".join(l.ljust(width) for l in letters)]
-    for y, row in enumerate(rows):
-        high = [t if (x % 2 == 0) == odd_low else " " * len(t) for x, t in enumerate(row)]
-        low = [t if (x % 2 == 1) == odd_low else " " * len(t) for x, t in enumerate(row)]
-        lines.append(f"{y + 1:>3} " + " ".join(_paint(t, color).ljust(width) for t in high))
-        lines.append("    " + " ".join(_paint(t, color).ljust(width) for t in low))
-    return "\n".join(line.rstrip() for line in lines)
+def paint(cell, color) -> str:
+    """A cell's label, styled when colour is on."""
+    label = cell.label
+    if not color:
+        return label
+    if cell.kind is None:
+        if label == ".":
+            return click.style(label, dim=True)
+        if cell.region is not None:
+            return click.style(label, fg=ansi256(cell.tint) if cell.tint else "yellow", bold=True)
+        return label
+    style = {"bold": True}
+    if cell.region is not None:
+        style["underline"] = True
+    if cell.color:
+        style["fg"] = ansi256(cell.color)
+    return click.style(label, **style)
 
 
-def _paint(token, color):
-    if not color or token in (".", "-"):
-        return token
-    return click.style(token, bold=True)
+def ansi256(color: str) -> int:
+    """The nearest of xterm's 256 colours to `#rrggbb` (the 6x6x6 cube or the grey ramp)."""
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    steps = (0, 95, 135, 175, 215, 255)
+
+    def level(v):
+        return min(range(6), key=lambda i: abs(steps[i] - v))
+
+    cube = (level(r), level(g), level(b))
+    cube_rgb = tuple(steps[i] for i in cube)
+    grey = min(range(24), key=lambda i: abs(8 + 10 * i - (r + g + b) / 3))
+    grey_rgb = (8 + 10 * grey,) * 3
+
+    def distance(rgb):
+        return sum((a - b) ** 2 for a, b in zip(rgb, (r, g, b)))
+
+    if distance(grey_rgb) < distance(cube_rgb):
+        return 232 + grey
+    return 16 + 36 * cube[0] + 6 * cube[1] + cube[2]
 
 
-def render_legend(game) -> str:
-    return "legend: " + ", ".join(f"{symbol} {kind}" for kind, symbol in game.symbols.items())
+def legend_text(entries, color=False) -> str:
+    """`X x, O o; values: br brown; regions: * star`, each symbol in its colour."""
+    groups = {"piece": [], "value": [], "region": []}
+    for entry in entries:
+        label = entry.label
+        if color and entry.color:
+            label = click.style(label, fg=ansi256(entry.color), bold=True)
+        elif color:
+            label = click.style(label, bold=True)
+        meaning = entry.meaning[len("region "):] if entry.what == "region" else entry.meaning
+        groups[entry.what].append(f"{label} {meaning}")
+    parts = []
+    if groups["piece"]:
+        parts.append("legend: " + ", ".join(groups["piece"]))
+    if groups["value"]:
+        parts.append("values: " + ", ".join(groups["value"]))
+    if groups["region"]:
+        parts.append("regions: " + ", ".join(groups["region"]))
+    return "; ".join(parts)
 
 
+def picture_text(pic, color=False, legend=True, notes=True) -> str:
+    """Every board of a picture, its legend and its notes."""
+    parts = []
+    for board in pic.boards:
+        if board.title:
+            parts.append(board.title)
+        parts.append(board_text(pic.grid, board, color))
+    if legend and pic.legend:
+        parts.append(legend_text(pic.legend, color))
+    if notes:
+        parts.extend(pic.notes)
+    return "\n".join(parts)
+
+
+def render_state(game, state, viewer=None, color=False) -> str:
+    """Every board (as `viewer` sees them, if given), the legend, the dice and each player's values."""
+    return picture_text(pictures.picture(game, state, viewer), color)
+
+
+def render_legend(game, color=False) -> str:
+    """Every symbol of the pack."""
+    return legend_text(pictures.full_legend(game), color)
+
+
+# ------------------------------------------------------------------ sheets
 def render_sheets(report: dict) -> str:
+    """Score sheets term by term, then the winner (from `api.score_report`)."""
     lines = []
     for player in report["players"]:
-        lines.append(f"{player['seat']}: {player['total']} points")
+        lines.append(f"{player['seat']}: {player['total']} point{'' if abs(player['total']) == 1 else 's'}")
         for term in player["terms"]:
             count = f" (x{term['count']})" if term["count"] > 1 else ""
             lines.append(f"  {term['label']:<28} {term['points']:>4}{count}")
@@ -61,26 +162,36 @@ def render_sheets(report: dict) -> str:
     return "\n".join(lines)
 
 
-def render_state(game, state, viewer=None, color=False) -> str:
-    """Every board (or the viewer's view), the dice and each player's values."""
-    parts = []
-    if game.shared_board:
-        parts.append(render_board(game, state, 0, color))
-    else:
-        for seat in state.players:
-            parts.append(f"{PLAYERS[seat]!r}'s board")
-            parts.append(render_board(game, state, game.board_of_seat(seat), color))
-    if state.dice:
-        parts.append("dice: " + ", ".join(f"{k} {v}" for k, v in state.dice.items()))
-    values = [f"{PLAYERS[s]!r}: " + ", ".join(f"{k} {_value(v)}" for k, v in state.pvars[s].items())
-              for s in state.players if state.pvars[s]]
-    parts.extend(values)
-    if state.vars:
-        parts.append(", ".join(f"{k} {_value(v)}" for k, v in state.vars.items()))
-    return "\n".join(parts)
-
-
-def _value(value):
-    if isinstance(value, tuple):
-        return "[" + ", ".join(str(v) for v in value) + "]"
-    return str(value)
+def render_outcome(game, state) -> str:
+    """The end of a game: the sheets, the ranking with the tie-breaks that decided it, the winner."""
+    from boardrule.dsl.unparse import unparse
+    from boardrule.interpreter import api
+    from boardrule.interpreter.outcome import outcome
+    report = api.score_report(game, state)
+    result = outcome(game, state)
+    lines = [render_sheets(report).rsplit("\n", 1)[0]]
+    totals = [result.keys[s][0] for s in result.ranking]
+    tied = len(set(totals)) < len(totals)
+    terms = [t for t in game.model.flow.ranking if t is not None]
+    if len(result.ranking) > 1:
+        lines.append("ranking:")
+        place = 0
+        for index, seat in enumerate(result.ranking):
+            if index == 0 or result.keys[seat] != result.keys[result.ranking[index - 1]]:
+                place = index + 1
+            total = result.keys[seat][0]
+            lines.append(f"  {place}. {PLAYERS[seat]!r} {total} point{'' if abs(total) == 1 else 's'}")
+        if tied and terms:
+            lines.append("tie-breaks (higher is better):")
+            for number, term in enumerate(terms, 1):
+                values = ", ".join(f"{PLAYERS[s]!r} {result.keys[s][number]}" for s in result.ranking)
+                lines.append(f"  {number}. {unparse(term)}: {values}")
+    winners = [repr(PLAYERS[s]) for s in result.winners]
+    decided = ""
+    if len(result.ranking) > 1 and len(winners) == 1:
+        runner = result.ranking[1]
+        best = result.ranking[0]
+        if result.keys[best][0] == result.keys[runner][0]:
+            decided = " (on the tie-breaks)"
+    lines.append(("winner: " if len(winners) == 1 else "shared win: ") + ", ".join(winners) + decided)
+    return "\n".join(lines)

@@ -293,6 +293,16 @@ class Draw:
 
 
 @node
+class Put:
+    """`put CARDS under DECK` (at the bottom) or `put CARDS on DECK` (on top)."""
+
+    cards: "Expr"  # one card or a list of cards, put one after the other
+    deck: "Expr"
+    bottom: bool  # True: `under`, False: `on`
+    span: Span
+
+
+@node
 class Emit:
     event: str
     attributes: tuple  # of Keyword
@@ -312,7 +322,7 @@ class Finish:
 
 
 Stmt = Union[Place, Remove, Replace, Store, Unstore, Move, Set, Change, Score,
-             If, For, Choose, Roll, Shuffle, Draw, Emit, Rotate, Finish]
+             If, For, Choose, Roll, Shuffle, Draw, Put, Emit, Rotate, Finish]
 
 
 # ------------------------------------------------------------ other fields

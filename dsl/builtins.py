@@ -73,6 +73,8 @@ FUNCTIONS = {
     "held": sig([CELL], list_of(SYM), "the pieces held by the piece on a cell", optional=1),
     "tokens": sig([CELL], list_of(SYM), "the tokens on a cell", optional=1),
     "size": sig([DECK], NUM, "the number of cards left in a deck"),
+    # the checker gives `cards(D)` the type `list of` D's cards (Checker.card_type)
+    "cards": sig([DECK], list_of(ANY), "the cards of a deck, top first"),
     "choose": sig([list_of(ANY)], ANY, "in a mark: let the scoring pick the best option",
                   keywords=(("up_to", NUM),)),
 }

@@ -14,6 +14,7 @@ from boardrule.dsl import ast
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.display import check_display
 from boardrule.dsl.symbols import SymbolTable, build_symbols
 from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
                                  compatible, item_type, join, list_of)
@@ -54,6 +55,11 @@ def _column_gap(end: int, start: int) -> str:
         return "overlaps the column before it"
     missing = f"{end + 1}" if start == end + 2 else f"{end + 1}-{start - 1}"
     return f"leaves out {missing}"
+
+
+def is_card_type(t: Type) -> bool:
+    """Cards are names or numbers (`none` passes here and fails at run time, like elsewhere)."""
+    return t in (SYM, NUM, ANY, NONE)
 
 
 def _mixes_players(a: Type, b: Type) -> bool:
@@ -291,7 +297,10 @@ class Checker:
         if node.func == "choose" and not scope.in_marks:
             self.error("E216", "`choose(...)` leaves a choice to the scoring: it belongs in a piece's `marks:`",
                        node, "to ask the player, use the statement `choose x from LIST { ... }` in an effect")
-        return self.call_args(node, scope, signature)
+        result = self.call_args(node, scope, signature)
+        if node.func == "cards" and len(node.args) == 1:
+            return list_of(self.card_type(node.args[0]))
+        return result
 
     def define_call(self, node, scope):
         define = self.sym.defines[node.func]
@@ -518,7 +527,34 @@ class Checker:
 
     def s_Draw(self, node, scope):
         self.expect(node.deck, scope, DECK, "what to draw from")
-        self.block(node.body, scope.bind(node.var, SYM))
+        self.block(node.body, scope.bind(node.var, self.card_type(node.deck)))
+
+    def s_Put(self, node, scope):
+        deck_t = self.expr(node.deck, scope)
+        if not compatible(deck_t, DECK):
+            self.error("E210", f"`put ... {'under' if node.bottom else 'on'}` puts cards into a deck, "
+                               f"but this is a {deck_t}", node.deck)
+        card = self.card_type(node.deck)
+        t = self.expr(node.cards, scope)
+        item = item_type(t) if t.is_list else t
+        if not is_card_type(item) or not compatible(item, card):
+            if card == ANY:
+                self.error("E210", f"`put` takes a card (a name or a number) or a list of cards, but this is a {t}",
+                           node.cards)
+            else:
+                resolved = self.out.resolved.get(node.deck)
+                deck = f"`{resolved[1]}`" if resolved is not None and resolved[0] == "deck" else "this deck"
+                self.error("E210", f"`put` into {deck} takes a {card} or a {list_of(card)}, but this is a {t}",
+                           node.cards)
+
+    def card_type(self, deck) -> Type:
+        """The type of the cards of the deck an expression names; ANY when unknown or any card."""
+        if isinstance(deck, ast.Conditional):  # `if c then pile else spare`
+            return join(self.card_type(deck.then), self.card_type(deck.otherwise))
+        resolved = self.out.resolved.get(deck)
+        if resolved is not None and resolved[0] == "deck":
+            return self.sym.deck_cards.get(resolved[1], ANY)
+        return ANY
 
     def s_Emit(self, node, scope):
         for kw in node.attributes:
@@ -555,6 +591,7 @@ def check_pack(model, bag) -> Checked:
             checker.expect(term.expr, top, NUM, f"scoring term `{term.name}`")
     if model.verdict is not None:
         checker.expr(model.verdict, top)
+    check_display(model, symbols, bag)
     return checker.out
 
 
@@ -580,9 +617,17 @@ def _check_components(checker: Checker, model) -> None:
             if face is not None:
                 checker.expr(face, constant)
     for deck in model.decks:
+        t = NONE
         for card, _ in deck.cards:
             if card is not None:
-                checker.expr(card, constant)
+                card_t = checker.expr(card, constant)
+                if not is_card_type(card_t) or card_t == NONE:
+                    checker.error("E210", f"a card is a name or a number, not a {card_t}", card)
+                    card_t = ANY
+                t = card_t if t == NONE else join(t, card_t)
+        # a deck declared empty (`{}`) takes any card; cards of two types make a deck of any card
+        if checker.sym.decks.get(deck.name) is deck:
+            checker.sym.deck_cards[deck.name] = ANY if t == NONE else t
 
 
 def _check_defines(checker: Checker, model) -> None:

@@ -20,8 +20,13 @@ Example::
 gives ``pieces: {a: ..., c: ...}``.  Nodes keep the span of the file they
 came from.  Codes: E120 unknown bundled pack, E121 file not found, E122
 extends cycle, E123 chain too deep, E124 bad ``extends``, E125 bad
-``remove``, E126 ``remove`` path not in the base, E127 ``remove`` without
-``extends``.
+``remove``, E126 ``remove`` path not in the base, E127 ``remove`` or
+``override`` without ``extends``, E129 bad ``override``.
+
+An entry that replaces a base entry says so: ``override: true`` inside the
+entry (when it is a mapping), or its path in a top-level ``override:`` list
+(``override: [charts.wells]``, for any entry).  The marks are taken out of
+the tree; :class:`Shadow` records let a lint warn about unmarked shadowing.
 """
 
 from __future__ import annotations
@@ -37,7 +42,24 @@ from boardrule.dsl.loader import MapNode, Node, ScalarNode, SeqNode, key_identit
 
 MAX_EXTENDS_DEPTH = 16
 PACK_SUFFIX = ".pack"
-_RESERVED = ("extends", "remove")
+_RESERVED = ("extends", "remove", "override")
+#: Sections made of named entries: an entry of these may say ``override: true``.
+ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "vars", "player_vars", "dice",
+                  "decks", "actions", "scoring")
+
+
+@attrs.frozen
+class Shadow:
+    """An entry of an extending file named like a base entry, or marked ``override``.
+
+    ``base_key`` is the base's entry it replaces (None: it replaces nothing);
+    ``marked`` says whether the file said ``override`` for it.
+    """
+
+    section: str
+    key: ScalarNode
+    base_key: ScalarNode | None
+    marked: bool
 
 
 @attrs.frozen
@@ -46,12 +68,14 @@ class PackTree:
 
     ``files`` lists the files of the chain, base first; ``overridden`` holds
     (child key, base key) pairs for every base entry a child replaced, so a
-    lint can warn about shadowing.
+    lint can warn about shadowing; ``shadows`` holds a :class:`Shadow` for
+    each entry that replaces a base entry or says ``override``.
     """
 
     root: MapNode
     files: tuple[str, ...]
     overridden: tuple[tuple[ScalarNode, ScalarNode], ...] = ()
+    shadows: tuple[Shadow, ...] = ()
 
 
 def bundled_dir() -> Path:
@@ -119,16 +143,21 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
         raise
     bag = DiagnosticBag()
     overridden: list[tuple[ScalarNode, ScalarNode]] = []
+    shadows: list[Shadow] = []
     base_file, base_root = chain[-1]
-    if "remove" in base_root:
-        key = base_root.key_node("remove")
-        bag.error("E127", "`remove` needs `extends`: there is no base to remove from", key.span)
+    for word in ("remove", "override"):
+        if word in base_root:
+            key = base_root.key_node(word)
+            bag.error("E127", f"`{word}` needs `extends`: there is no base to {word}", key.span)
+    base_root, marks = _take_marks(base_root, bag)
+    shadows.extend(Shadow(section, key, None, True) for section, key in marks.values())
     merged = _strip(base_root)
     for _file, child in reversed(chain[:-1]):
-        merged = _merge(merged, child, bag, overridden)
+        child, marks = _take_marks(child, bag)
+        merged = _merge(merged, child, bag, overridden, shadows, marks)
     bag.raise_if_errors(PackError, sources)
     files = tuple(f for f, _ in reversed(chain))
-    return PackTree(merged, files, tuple(overridden))
+    return PackTree(merged, files, tuple(overridden), tuple(shadows))
 
 
 def _load_chain(name_or_path, sources) -> list[tuple[str, MapNode]]:
@@ -161,8 +190,11 @@ def _strip(root: MapNode) -> MapNode:
     return MapNode(entries, root.span)
 
 
-def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list) -> MapNode:
+def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list, shadows: list | None = None,
+           marks: dict | None = None) -> MapNode:
     """Apply ``child`` (its ``remove`` first, then its entries) on top of ``base``."""
+    shadows = shadows if shadows is not None else []
+    marks = marks or {}
     table = {key_identity(k.value): (k, v) for k, v in base.entries}
     if "remove" in child:
         _apply_removes(table, child.get("remove"), child.key_node("remove"), bag)
@@ -172,25 +204,93 @@ def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list) 
         ident = key_identity(key.value)
         if ident not in table:
             table[ident] = (key, node)
+            if isinstance(node, MapNode):  # a new section: its marked entries replace nothing
+                shadows.extend(Shadow(str(key.raw), k, None, True) for k, _ in node.entries
+                               if (str(key.raw), str(k.raw)) in marks)
             continue
         base_key, base_node = table[ident]
         if isinstance(base_node, MapNode) and isinstance(node, MapNode):
-            table[ident] = (key, _merge_section(base_node, node, overridden))
+            table[ident] = (key, _merge_section(base_node, node, overridden, shadows, str(key.raw), marks))
         else:
             overridden.append((key, base_key))
+            shadows.append(Shadow(str(key.raw), key, base_key, False))
             table[ident] = (key, node)
     return MapNode(tuple(table.values()), child.span)
 
 
-def _merge_section(base: MapNode, child: MapNode, overridden: list) -> MapNode:
+def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: list | None = None,
+                   section: str = "", marks: dict | None = None) -> MapNode:
     """One level down: each child entry replaces the base entry of that name whole."""
+    shadows = shadows if shadows is not None else []
+    marks = marks or {}
     table = {key_identity(k.value): (k, v) for k, v in base.entries}
     for key, node in child.entries:
         ident = key_identity(key.value)
+        marked = (section, str(key.raw)) in marks
         if ident in table:
             overridden.append((key, table[ident][0]))
+            shadows.append(Shadow(section, key, table[ident][0], marked))
+        elif marked:
+            shadows.append(Shadow(section, key, None, True))
         table[ident] = (key, node)
     return MapNode(tuple(table.values()), child.span)
+
+
+def _take_marks(root: MapNode, bag: DiagnosticBag) -> tuple[MapNode, dict]:
+    """Take the ``override`` marks out of one file's tree.
+
+    Returns the tree without them and ``{(section, entry): (section, key node)}``
+    for every entry marked, inside the entry (``override: true``) or in the
+    top-level ``override:`` list.
+    """
+    marks: dict = {}
+    entries = []
+    for sec_key, sec_node in root.entries:
+        section = str(sec_key.raw)
+        if section in ENTRY_SECTIONS and isinstance(sec_node, MapNode):
+            sec_node = _take_entry_marks(section, sec_node, marks, bag)
+        entries.append((sec_key, sec_node))
+    root = MapNode(tuple(entries), root.span)
+    listed = root.get("override")
+    if "override" in root:
+        _take_listed_marks(root, listed, root.key_node("override"), marks, bag)
+    return root, marks
+
+
+def _take_entry_marks(section: str, sec_node: MapNode, marks: dict, bag: DiagnosticBag) -> MapNode:
+    entries = []
+    for key, node in sec_node.entries:
+        if isinstance(node, MapNode) and "override" in node:
+            flag = node.get("override")
+            if not isinstance(flag, ScalarNode) or not isinstance(flag.value, bool):
+                span = flag.span if flag is not None else node.key_node("override").span
+                bag.error("E129", "`override` is true or false", span)
+            elif flag.value:
+                marks[(section, str(key.raw))] = (section, key)
+            node = MapNode(tuple((k, v) for k, v in node.entries if k.value != "override"), node.span)
+        entries.append((key, node))
+    return MapNode(tuple(entries), sec_node.span)
+
+
+def _take_listed_marks(root: MapNode, listed: Node | None, key: ScalarNode, marks: dict,
+                       bag: DiagnosticBag) -> None:
+    if not isinstance(listed, SeqNode):
+        span = listed.span if listed is not None else key.span
+        bag.error("E129", "`override` must be a list of dotted paths like `section.entry`", span)
+        return
+    for item in listed.items:
+        parts = item.value.split(".", 1) if isinstance(item, ScalarNode) and isinstance(item.value, str) else []
+        if len(parts) != 2 or not all(parts):
+            bag.error("E129", "each `override` item is a `section.entry` path", item.span)
+            continue
+        section, name = parts
+        sec_node = root.get(section)
+        names = {str(k.raw): k for k, _ in sec_node.entries} if isinstance(sec_node, MapNode) else {}
+        if name not in names:
+            bag.error("E129", f"`override` names `{item.value}`, but this file has no such entry", item.span,
+                      hint=did_you_mean(name, names) if names else None)
+            continue
+        marks[(section, name)] = (section, names[name])
 
 
 def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: DiagnosticBag) -> None:

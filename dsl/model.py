@@ -171,12 +171,14 @@ class PackModel:
     defines: tuple
     tests: tuple
     files: tuple
+    display: dict = attrs.field(factory=dict)  # name -> dsl.display.DisplayDef: how pieces look
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
 
 SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
-            "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "tests", "doc")
+            "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "tests", "doc",
+            "display")
 
 
 class Reader:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
+from boardrule.dsl.display import read_display
 import re
 
 from boardrule.dsl.diagnostics import Span, did_you_mean
@@ -13,6 +14,7 @@ from boardrule.dsl.model import (SECTIONS, ActionDef, BoardDef, DeckDef, DefineD
 
 STEP_KINDS = ("do", "turns", "together", "decide")
 MAX_ROUNDS_DEFAULT = 1000
+MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/effects.py)
 
 
 def read_pack(root: MapNode, bag, files=()) -> PackModel:
@@ -39,6 +41,7 @@ def read_pack(root: MapNode, bag, files=()) -> PackModel:
         defines=read_defines(r, get("define")),
         tests=read_tests(r, get("tests")),
         files=tuple(files),
+        display=read_display(r, get("display")),
     )
 
 
@@ -192,11 +195,22 @@ def read_dice(r: Reader, node) -> tuple:
 
 
 def read_decks(r: Reader, node) -> tuple:
+    """`name: {card: count, ...}`; `name: {}` is a deck that starts empty."""
     decks = []
     for key, value in _entries(r, node, "decks"):
-        cards = tuple((r.expr(k, "a card"), r.scalar(v, "a card count", (int,), 1))
-                      for k, v in _entries(r, value, f"deck `{key.value}`"))
-        decks.append(DeckDef(str(key.value), cards, key.span))
+        cards = []
+        for k, v in _entries(r, value, f"deck `{key.value}`"):
+            count = r.scalar(v, "a card count", (int,), 1)
+            if count < 0:
+                r.bag.error("E022", f"a card count is a whole number from 0, not {count}", v.span)
+                count = 0
+            cards.append((r.expr(k, "a card"), count))
+        total = sum(count for _, count in cards)
+        if total > MAX_DECK_CARDS:
+            r.bag.error("E022", f"deck `{key.value}` has {total} cards; a deck holds at most {MAX_DECK_CARDS}",
+                        key.span)
+            cards = []
+        decks.append(DeckDef(str(key.value), tuple(cards), key.span))
     return tuple(decks)
 
 

@@ -28,6 +28,7 @@ class SymbolTable:
     options: dict = attrs.field(factory=dict)
     dice: dict = attrs.field(factory=dict)
     decks: dict = attrs.field(factory=dict)
+    deck_cards: dict = attrs.field(factory=dict)  # deck name -> Type of its cards, set by the checker
     regions: dict = attrs.field(factory=dict)
     actions: dict = attrs.field(factory=dict)
     defines: dict = attrs.field(factory=dict)

@@ -249,6 +249,10 @@ class AstBuilder(Transformer):
     def draw_stmt(self, meta, children):
         return ast.Draw(str(children[0]), children[1], children[2], self._span(meta))
 
+    def put_stmt(self, meta, children):
+        cards, where, deck = children
+        return ast.Put(cards, deck, where.type == "PUT_UNDER", self._span(meta))
+
     def emit_stmt(self, meta, children):
         return ast.Emit(str(children[0]), tuple(children[1:]), self._span(meta))
 

@@ -143,6 +143,7 @@ _RENDER = {
     ast.Roll: lambda n: f"roll {unparse(n.dice)}",
     ast.Shuffle: lambda n: f"shuffle {unparse(n.deck)}",
     ast.Draw: lambda n: f"draw {n.var} from {unparse(n.deck)} {_block(n.body)}",
+    ast.Put: lambda n: f"put {unparse(n.cards)} {'under' if n.bottom else 'on'} {unparse(n.deck)}",
     ast.Emit: lambda n: f"emit {n.event}{_with(n.attributes)}",
     ast.Rotate: lambda n: f"rotate {n.name}",
     ast.Finish: lambda n: f"finish {unparse(n.player)}",

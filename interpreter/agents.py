@@ -3,7 +3,7 @@
 An agent is a callable `choose(game, state, seat, moves) -> Move`, made by
 `make_agent(name, seed)`. `random` picks uniformly; `greedy` picks the move
 with the best immediate gain in its own score, ties broken by its seeded
-generator.
+generator; `mcts` searches (interpreter/montecarlo.py).
 """
 
 from __future__ import annotations
@@ -52,15 +52,21 @@ def _value_after(game, state, move):
     return score_sheet(game, after, move.seat).total
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": None}  # mcts: interpreter/montecarlo.py
 
 
 def make_agent(name: str, seed: int = 0):
-    """An agent by name: `random` or `greedy`."""
-    if name not in AGENTS:
+    """An agent by name: `random`, `greedy` or `mcts` (settings after colons: `mcts:50`)."""
+    base, _, settings = name.partition(":")
+    if base not in AGENTS:
         raise UsageError(f"unknown agent `{name}`; agents are: {', '.join(sorted(AGENTS))}", code="E005",
-                         hint=did_you_mean(name, AGENTS))
-    return AGENTS[name](seed)
+                         hint=did_you_mean(base, AGENTS))
+    if base == "mcts":
+        from boardrule.interpreter.montecarlo import MonteCarloAgent, parse_settings
+        return MonteCarloAgent(seed, **parse_settings(settings))
+    if settings:
+        raise UsageError(f"agent `{base}` takes no settings (`{name}`)", code="E005")
+    return AGENTS[base](seed)
 
 
 def play_out(game, state, agents: dict, on_move=None):

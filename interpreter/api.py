@@ -46,10 +46,32 @@ def load_position(game: Game, path, players: int | None = None, options: dict | 
     low, high = game.players_range
     if players is None:
         boards = node.get("boards")
-        players = len(boards.entries) if boards is not None else max(low, min(2, high))
-    state = initial_state(game, players, seed, options)
+        if boards is not None:
+            players = len(boards.entries)
+        elif node.get("board") is not None and not game.shared_board and low <= 1:
+            players = 1  # one board of a game where each player has their own: a one-player position
+        else:
+            players = max(low, min(2, high))
+    state = initial_state(game, players, seed, options, seating=_position_seating(game, node, players))
     apply_position(game, state, node)
     return state
+
+
+def _position_seating(game: Game, node, players):
+    """With more seats than players, players sit where `boards:` names them, else at the first seats."""
+    from boardrule.dsl.loader import MapNode
+    from boardrule.interpreter.positions import PositionError, parse_seat
+    seats = max(game.model.game.seats or 0, players or 0)
+    if not isinstance(players, int) or seats <= players:
+        return None
+    boards = node.get("boards") if isinstance(node, MapNode) else None
+    named = set()
+    if isinstance(boards, MapNode):
+        try:
+            named = {parse_seat(key.value, key.span, seats) for key, _ in boards.entries}
+        except PositionError:
+            return None  # apply_position reports the bad seat with its place
+    return tuple(sorted(named)) if len(named) == players else tuple(range(players))
 
 
 def score_report(game: Game, state) -> dict:

@@ -14,9 +14,10 @@ import time
 import attrs
 
 from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, SourceStore
+from boardrule.dsl.lints import lint_pack
 from boardrule.dsl.pack import load_pack
 from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import run_tests
+from boardrule.interpreter.scenarios import run_test
 from boardrule.interpreter.values import RuleError
 
 
@@ -26,14 +27,20 @@ class CheckReport:
     diagnostics: tuple
     tests_run: int
     seconds: float
+    tests: tuple = ()  # (test name, its failures) for every test run
+
+    @property
+    def warnings(self) -> tuple:
+        return tuple(d for d in self.diagnostics if d.severity == "warning")
 
     @property
     def ok(self) -> bool:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests: bool = True) -> CheckReport:
-    """Every diagnostic of one pack, its own tests included."""
+def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests: bool = True,
+               lint: bool = True) -> CheckReport:
+    """Every diagnostic of one pack, its own tests included; with `lint`, the lint warnings too."""
     sources = sources if sources is not None else SourceStore()
     start = time.perf_counter()
     try:
@@ -44,7 +51,8 @@ def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests:
     except RuleError as err:
         diag = Diagnostic("E700", f"a rule failed while setting up the game: {err}", err.span)
         return CheckReport(str(name_or_path), (diag,), 0, time.perf_counter() - start)
-    failures = run_tests(game) if run_pack_tests else []
-    count = len(game.model.tests) if run_pack_tests else 0
-    return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(game.warnings) + tuple(failures), count,
-                       time.perf_counter() - start)
+    results = tuple((test.name, tuple(run_test(game, test))) for test in game.model.tests) if run_pack_tests else ()
+    failures = tuple(d for _, found in results for d in found)
+    lints = tuple(lint_pack(pack)) if lint else ()
+    return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(game.warnings) + lints + failures,
+                       len(results), time.perf_counter() - start, results)

@@ -6,10 +6,12 @@ half-way never leaves a damaged state behind.
 
 from __future__ import annotations
 
+from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
 
 MAX_LOOP = 10_000
+MAX_DECK = MAX_DECK_CARDS  # cards in one deck
 
 
 class EffectCompiler:
@@ -257,15 +259,37 @@ class EffectCompiler:
         deck, body, var = self.e(node.deck), self.block(node.body), node.var
 
         def draw(ctx):
-            cards = ctx.state.decks[deck(ctx)]
+            name = deck(ctx)
+            cards = ctx.state.decks[name]
             if not cards:
-                return
+                raise RuleError(f"`draw` from an empty deck: `{name}` has no card left "
+                                f"(test `count(cards({name})) > 0` first)", node.span)
             card = cards.pop()
-            ctx.state.log.append(["draw", deck(ctx), card])
+            ctx.state.log.append(["draw", name, card])
             ctx.env[var] = card
             body(ctx)
             ctx.env.pop(var, None)
         return draw
+
+    def s_Put(self, node):
+        what, deck, bottom = self.e(node.cards), self.e(node.deck), node.bottom
+        where = "under" if bottom else "on"
+
+        def put(ctx):
+            value, name = what(ctx), deck(ctx)
+            cards = ctx.state.decks[name]
+            # a list of cards goes one card after the other, in the list's order
+            for card in (value if type(value) is tuple else (value,)):
+                if card is None or type(card) not in (str, int):
+                    raise RuleError(f"`put` needs a card (a name or a number), not {card!r}", node.span)
+                if len(cards) >= MAX_DECK:
+                    raise RuleError(f"`{name}` would hold more than {MAX_DECK} cards", node.span)
+                if bottom:
+                    cards.insert(0, card)
+                else:
+                    cards.append(card)
+                ctx.state.log.append(["put", name, card, where])
+        return put
 
     # ------------------------------------------------------------ other
     def s_Emit(self, node):

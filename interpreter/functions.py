@@ -13,6 +13,7 @@ from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
 MAX_CHOICE_SUBSETS = 50_000
+_NO_CELLS = frozenset()
 _NO_ATTRIBUTES = {}
 
 
@@ -306,10 +307,9 @@ def _placements_on(ctx, shape, cells):
     allowed = {c & CELL_MASK for c in cells}
     base = _base_of(ctx, cells)
     table = ctx.game.placement_table(shape)
-    found = []
-    for placement in table.placements:
-        if all(c in allowed for c in placement.cells):
-            found.append(tuple(sorted(base | c for c in placement.cells)))
+    # a placement's cells are ascending, and adding the board's base keeps them so
+    inside = allowed.issuperset
+    found = [tuple(base | c for c in p.cells) for p in table.placements if inside(p.cells)]
     return tuple(sorted(set(found)))
 
 
@@ -319,7 +319,7 @@ def _fits(compiler, node, args, kwargs):
     def f(ctx):
         allowed = {c & CELL_MASK for c in cells(ctx)}
         table = ctx.game.placement_table(shape(ctx))
-        return any(all(c in allowed for c in p.cells) for p in table.placements)
+        return any(map(allowed.issuperset, (p.cells for p in table.placements)))
     return f
 
 
@@ -348,8 +348,18 @@ def _matches(compiler, node, args, kwargs):
     distinct = _with_it(option["distinct"]) if "distinct" in option else None
     simple = not ({"missing", "distinct", "anywhere"} & set(option))
 
+    # the kinds that stand in, when the condition depends on the kind alone
+    known_kinds = getattr(compiler.game, "static_attrs", None)  # None while shapes are compiled
+    stand_kinds = (frozenset(k for k in (*known_kinds, None) if fast_standin(k))
+                   if fast_standin is not None and known_kinds is not None else None)
+
     def stand_cells(ctx, base):
         # a stand-in is judged once per cell, not once per slot of every placement
+        if stand_kinds is not None:
+            kinds = ctx.state.kind[base >> CELL_BITS]
+            if stand_kinds.isdisjoint(kinds):  # most boards hold none: one set operation
+                return _NO_CELLS
+            return frozenset(c for c in ctx.game.grid.cells if kinds[c] in stand_kinds)
         if fast_standin is not None:
             kinds = ctx.state.kind[base >> CELL_BITS]
             return frozenset(c for c in ctx.game.grid.cells if fast_standin(kinds[c]))
@@ -400,27 +410,31 @@ def _candidates(game, shape, kinds, stand):
     index = game.anchor_index.get(shape.name)
     if index is None:
         index = game.anchor_index[shape.name] = _anchor_index(game, shape)
-    by_anchor, by_cell, unanchored = index
+    by_kind, by_cell, unanchored = index
     if unanchored:
         return game.placement_table(shape).placements
     candidates = []
     for cell, kind in enumerate(kinds):
         if kind is not None:
-            candidates.extend(by_anchor.get((cell, kind), ()))
+            by_anchor = by_kind.get(kind)  # the placements whose first slot wants this kind, by cell
+            if by_anchor is not None:
+                here = by_anchor.get(cell)
+                if here:
+                    candidates.extend(here)
     for cell in stand:
         candidates.extend(by_cell.get(cell, ()))
     return candidates
 
 
 def _anchor_index(game, shape):
-    by_anchor, by_cell, unanchored = {}, {}, False
+    by_kind, by_cell, unanchored = {}, {}, False
     for placement in game.placement_table(shape).placements:
         cell, symbol = placement.pairs[0]
         if symbol not in game.static_attrs:
             unanchored = True  # a first slot that takes anything: test every placement
-        by_anchor.setdefault((cell, symbol), []).append(placement)
+        by_kind.setdefault(symbol, {}).setdefault(cell, []).append(placement)
         by_cell.setdefault(cell, []).append(placement)
-    return by_anchor, by_cell, unanchored
+    return by_kind, by_cell, unanchored
 
 
 def _general_matches(ctx, shape, base, stand, option, distinct):
@@ -498,6 +512,11 @@ def _size(compiler, node, args, kwargs):
     return lambda ctx: len(ctx.state.decks[deck(ctx)])
 
 
+def _cards(compiler, node, args, kwargs):
+    deck = args[0]
+    return lambda ctx: tuple(reversed(ctx.state.decks[deck(ctx)]))  # a deck keeps its top card last
+
+
 def _choose(compiler, node, args, kwargs):
     source = args[0]
     up_to = compiler.compile(kwargs["up_to"].value) if "up_to" in kwargs else None
@@ -525,5 +544,6 @@ _FUNCTIONS = {
     "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed,
     "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
     "seats_after": _player_fn(seats_after),
-    "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "choose": _choose,
+    "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,
+    "choose": _choose,
 }

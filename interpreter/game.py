@@ -282,7 +282,9 @@ def model_shape_names(model):
 
 
 def _components(game, model, exprs):
-    game.decks = {d.name: tuple(card for node, count in d.cards for card in [_constant(exprs, node)] * count)
+    # a deck starts in the order its cards are declared, the first on top (a state keeps the top last)
+    game.decks = {d.name: tuple(reversed([card for node, count in d.cards
+                                          for card in [_constant(exprs, node)] * count]))
                   for d in model.decks}
     game.options = {o.name: o for o in model.options}
     game.vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None) for v in model.vars]

@@ -85,8 +85,14 @@ def _set_var(game, table, key, value, declared):
     names = {v.name for v in declared}
     if key.value not in names:
         raise PositionError(f"`{key.value}` is not a declared variable", span=key.span)
-    plain = to_plain(value)
-    table[str(key.value)] = PLAYERS[parse_seat(plain)] if isinstance(plain, str) and _SEAT.match(plain) else plain
+    table[str(key.value)] = _rule_value(to_plain(value))
+
+
+def _rule_value(plain):
+    """A YAML value as the rules hold it: seats as players, lists as tuples (like `[a, b]` in a rule)."""
+    if isinstance(plain, list):
+        return tuple(_rule_value(item) for item in plain)
+    return PLAYERS[parse_seat(plain)] if isinstance(plain, str) and _SEAT.match(plain) else plain
 
 
 def _load_board(game, state, board, node):

@@ -384,6 +384,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
     "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
     "size": lambda game, node, scope, deck: len(scope.state.decks[deck]),
+    "cards": lambda game, node, scope, deck: tuple(scope.state.decks[deck][::-1]),  # the state keeps the top last
 }
 
 _NODES = {

@@ -359,9 +359,16 @@ class _Reader:
                     raise SaveError(f"state.points[{s}][{i}]: expected a [label, points] pair")
         out["dice"] = self.typed("dice", dict, "an object")
         out["decks"] = self.typed("decks", dict, "an object")
+        if set(out["decks"]) != set(game.decks):
+            raise SaveError(f"state.decks: expected the decks {', '.join(sorted(game.decks)) or '(none)'}, "
+                            f"got {', '.join(sorted(map(str, out['decks']))) or '(none)'}")
         for name, cards in out["decks"].items():
             if type(cards) is not list:
                 raise SaveError(f"state.decks.{name}: expected a list of cards, got {_describe(cards)}")
+            for i, card in enumerate(cards):  # bottom first, as the state keeps them
+                if type(card) not in (str, int):
+                    raise SaveError(f"state.decks.{name}[{i}]: expected a card (a name or a number), "
+                                    f"got {_describe(card)}")
         out["rng"] = self.rng()
         phase = out["phase"] = self.field("phase")
         if phase not in PHASES:

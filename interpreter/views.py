@@ -47,5 +47,6 @@ def _others_from_snapshot(game, seen, snapshot, seat):
 
 
 def _private_entry(entry, seat) -> bool:
-    # draws from a deck are chance outcomes the table does not see in order
-    return entry[0] in ("shuffle", "draw")
+    # draws from a deck are chance outcomes the table does not see in order, and
+    # the cards put into a deck would tell its order
+    return entry[0] in ("shuffle", "draw", "put")

@@ -66,6 +66,7 @@ def test_fragment_examples_are_valid_sections(where, body):
         sections[key.value] = (key, value)
     sections.pop("extends", None)
     sections.pop("remove", None)
+    sections.pop("override", None)
     merged = MapNode(tuple(sections.values()), root.span)
     read_pack(merged, bag)
     assert not bag.has_errors, "\n".join(d.message for d in bag)

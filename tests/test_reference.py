@@ -124,6 +124,8 @@ SCORING = {
     # other built-ins and declarations
     "state values": "round * 100 + pot + (if d6 == none then 0 else count(1..6 where it == d6))",
     "decks and tokens": "size(pile) + count(tokens(cell(\"C3\"))) + sum(cells, count(held(it)))",
+    "deck cards": "count(cards(pile)) * 10 + count(cards(pile) where it == ruby) + (if count(cards(pile)) > 0 then "
+                  "(if cards(pile)[0] == jade then 100 else 200) else 0)",
     "marks": "count(middle where shaded) + (if cell(\"A1\").shaded then 10 else 0)",
 }
 
@@ -146,6 +148,7 @@ VALUES = {
     "owner": "cell(\"B2\").owner",
     "colour": "cell(\"C3\").colour",
     "held list": "held(cell(\"B2\"))",
+    "deck cards list": "cards(pile)",
     "index": "if gold >= 1 and gold <= 3 then [10, 20, 30, 40][gold] else -1",
     "definition list": "greens",
     "definition call": "greens()",

@@ -95,7 +95,7 @@ actions:
     params:
       n: 1..2
     effect: |
-      draw card from cards { gained += n; set drawn = card }
+      draw card from cards { gained += n; set drawn = card; put card under cards }
 flow:
   setup:
     - do: shuffle cards

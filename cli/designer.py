@@ -1,0 +1,74 @@
+"""Commands for pack designers: `rules` (a generated rules reference), `new` (a starter pack), `schema`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from boardrule.cli.main import EXIT_USAGE, cli
+
+
+def _write(text: str, output: str | None, overwrite: bool = True) -> None:
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    path = Path(output)
+    if not overwrite and path.exists():
+        click.echo(f"error: {path} exists already; boardrule never overwrites a pack (choose another name or -o)",
+                   err=True)
+        sys.exit(EXIT_USAGE)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        click.echo(f"error: cannot write {path}: {err.strerror or err}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+@cli.command()
+@click.argument("pack")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="Markdown or a standalone HTML page.")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of the terminal.")
+def rules(pack, fmt, output):
+    """Print a rules reference generated from a pack (bundled name or path)."""
+    from boardrule.interpreter.api import open_game
+    from boardrule.interpreter.rulesdoc import rules_text
+    _write(rules_text(open_game(pack), fmt), output)
+    if output not in (None, "-"):
+        click.echo(f"wrote {output}")
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--extends", "base", default=None, metavar="PACK",
+              help="Write a minimal extension of PACK (a bundled name or a path) instead.")
+@click.option("-o", "--output-dir", "folder", default=".", show_default=True, metavar="DIR",
+              type=click.Path(file_okay=False), help="The folder to write NAME.pack into.")
+def new(name, base, folder):
+    """Write NAME.pack: a starter pack that checks clean, with a test scenario."""
+    from boardrule.interpreter.starter import check_name, extension_pack, starter_pack
+    check_name(name)
+    path = Path(folder) / f"{name}.pack"
+    if path.exists():
+        click.echo(f"error: {path} exists already; boardrule never overwrites a pack (choose another name or -o)",
+                   err=True)
+        sys.exit(EXIT_USAGE)
+    if not Path(folder).is_dir():
+        click.echo(f"error: folder {folder} does not exist", err=True)
+        sys.exit(EXIT_USAGE)
+    text = extension_pack(name, base, folder) if base else starter_pack(name)
+    _write(text, os.fspath(path), overwrite=False)
+    click.echo(f"wrote {path}; check it with: boardrule check {path}")
+
+
+@cli.command()
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of the terminal.")
+def schema(output):
+    """Print the JSON Schema (draft-07) of a pack's YAML, for editors and CI."""
+    from boardrule.schema import schema_text
+    _write(schema_text(), output)
+    if output not in (None, "-"):
+        click.echo(f"wrote {output}")

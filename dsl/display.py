@@ -1,0 +1,118 @@
+"""The optional `display:` section: how a pack's pieces and regions look.
+
+    display:
+      x: "#c0392b"                        # pieces of kind x
+      red: "#c0392b"                      # pieces whose attribute is `red` (`color: red`)
+      star: {color: "#f4d03f", symbol: "*"}   # region `star`: tinted, empty cells drawn `*`
+
+Each key names a piece kind, a symbol (a name of a `symbols:` list, an
+option value or an attribute value) or a region of the board; its value is a
+colour `#rrggbb` (or `#rgb`), or a mapping with `color` and, for a region,
+`symbol` (the mark drawn in its empty cells). Nothing here changes the rules:
+boards are drawn with it (`boardrule play`, `boardrule render`).
+
+`read_display` checks the YAML shape (E030, E032; E011 for an unknown key);
+`check_display` checks the names once the symbol table is built (E031).
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.loader import MapNode, ScalarNode
+
+COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+DISPLAY_KEYS = ("color", "symbol")
+#: Characters a region's mark may not use: they mean something in boards and positions.
+RESERVED_MARKS = set(".-:+[],")
+MAX_MARK = 2
+
+
+@attrs.frozen
+class DisplayDef:
+    name: str
+    color: str | None  # "#rrggbb", lower case
+    symbol: str | None  # the mark of a region's empty cells
+    span: object
+    symbol_span: object = None
+
+
+def normal_color(text: str) -> str:
+    """`#abc` -> `#aabbcc`, lower case."""
+    text = text.lower()
+    if len(text) == 4:
+        text = "#" + "".join(c * 2 for c in text[1:])
+    return text
+
+
+def read_display(r, node) -> dict:
+    """name -> DisplayDef; shape problems go into `r.bag`."""
+    out = {}
+    if node is None:
+        return out
+    section = r.mapping(node, "display")
+    for key, value in section.entries:
+        name = str(key.value)
+        color, symbol, symbol_span = None, None, None
+        if isinstance(value, MapNode):
+            m = r.mapping(value, f"display `{name}`", DISPLAY_KEYS)
+            color = _color(r, m.get("color"), name, key.span) if m.get("color") is not None else None
+            mark = m.get("symbol")
+            if mark is not None:
+                symbol, symbol_span = _mark(r, mark, name), mark.span
+            if m.get("color") is None and mark is None:
+                r.bag.error("E030", f"display `{name}` gives neither `color` nor `symbol`", key.span,
+                            hint='write `' + name + ': "#c0392b"` or `' + name + ': {color: "#c0392b"}`')
+        else:
+            color = _color(r, value, name, key.span)
+        out[name] = DisplayDef(name, color, symbol, key.span, symbol_span)
+    return out
+
+
+def _color(r, node, name, key_span):
+    value = node.value if isinstance(node, ScalarNode) else None
+    if isinstance(node, ScalarNode) and value is None:
+        r.bag.error("E030", f"display `{name}` has no colour", key_span,
+                    hint=f'YAML reads an unquoted `#` as the start of a comment: write `{name}: "#c0392b"`')
+        return None
+    if not isinstance(value, str) or not COLOR.match(value.strip()):
+        shown = value if isinstance(value, (str, int, float)) else "this"
+        r.bag.error("E030", f"display `{name}`: `{shown}` is not a colour", getattr(node, "span", key_span),
+                    hint='a colour is `#` and 6 (or 3) hexadecimal digits, in quotes: "#c0392b"')
+        return None
+    return normal_color(value.strip())
+
+
+def _mark(r, node, name):
+    value = node.value if isinstance(node, ScalarNode) else None
+    text = str(value).strip() if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
+    if not text or len(text) > MAX_MARK or any(c.isspace() or c in RESERVED_MARKS for c in text):
+        r.bag.error("E032", f"display `{name}`: a region's symbol is 1 or {MAX_MARK} characters, "
+                            "without spaces or any of . - : + [ ] ,", getattr(node, "span", None),
+                    hint='e.g. `symbol: "*"` (in quotes: YAML reads a bare `*` as an alias)')
+        return None
+    return text
+
+
+def check_display(model, symbols, bag) -> None:
+    """Every key names a piece kind, a symbol or a region; a symbol only marks a region."""
+    known = set(symbols.kinds) | set(symbols.symbols) | set(symbols.regions)
+    piece_symbols = {p.symbol: p.name for p in model.pieces}
+    for name, entry in model.display.items():
+        if name not in known:
+            hint = did_you_mean(name, sorted(known))
+            bag.error("E031", f"display `{name}` names no piece kind, symbol or region of this pack", entry.span,
+                      hint=hint or "display keys are piece kinds, symbols (attribute values) and regions")
+            continue
+        if entry.symbol is None:
+            continue
+        if name not in symbols.regions:
+            bag.error("E032", f"display `{name}`: only a region takes a `symbol` here",
+                      entry.symbol_span or entry.span,
+                      hint="a piece's symbol is given in `pieces:`")
+        elif entry.symbol in piece_symbols:
+            bag.error("E032", f"display `{name}`: `{entry.symbol}` is already the symbol of "
+                              f"piece `{piece_symbols[entry.symbol]}`", entry.symbol_span or entry.span)

@@ -1,0 +1,450 @@
+"""Lints: warnings about a pack that loads and checks but is probably not what its author meant.
+
+    >>> from boardrule.dsl.pack import load_pack
+    >>> lint_pack(load_pack("tictactoe"))
+    []
+
+`lint_pack(pack)` takes a checked pack (`dsl.pack.load_pack`) and returns
+warnings, never errors: a pack with lints still loads and plays. Each lint
+has its own code, explained in docs/diagnostics.md:
+
+* W801-W804: a definition, chart, shape or variable that nothing uses;
+* W811: chart columns that can never be reached, where the range of the value
+  looked up is known from the rules alone (`count(adjacent)` is at most 4 on
+  a square grid);
+* W831: two piece kinds with the same pattern and the same placement rule
+  (unless the game picks between them: cards of one deck, faces of one die,
+  values of one option);
+* W841: an extension entry that replaces a base entry without `override`;
+  W842: `override` on an entry that replaces nothing.
+
+(Shapes that can never fit on the board, W306, are found when the pack is
+compiled: that needs the board's geometry.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from boardrule.dsl import ast
+from boardrule.dsl import model as model_module
+from boardrule.dsl.diagnostics import Diagnostic
+from boardrule.dsl.extends import ENTRY_SECTIONS
+from boardrule.dsl.unparse import ast_equal, unparse
+
+_NODE_MODULES = (ast.__name__, model_module.__name__)
+
+
+def lint_pack(pack) -> list[Diagnostic]:
+    """Every lint warning of a loaded and checked pack, in file order."""
+    lints = _Lints(pack.model, pack.checked, pack.tree)
+    found = lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.shadows()
+    return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
+
+
+def _warning(code, message, span, hint=None, notes=()) -> Diagnostic:
+    return Diagnostic(code, message, span, "warning", hint, notes)
+
+
+_FIELDS: dict = {}  # node class -> the names of its fields to walk (None: not a node)
+
+
+def _fields(cls):
+    if cls not in _FIELDS:
+        node = attrs.has(cls) and cls.__module__ in _NODE_MODULES
+        _FIELDS[cls] = tuple(f.name for f in reversed(attrs.fields(cls)) if f.name != "span") if node else None
+    return _FIELDS[cls]
+
+
+def walk(obj, skip=lambda node: False) -> Iterator[object]:
+    """Every AST and model node inside `obj` (tuples, dicts and attrs nodes), depth first."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (tuple, list)):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, (str, int, float)) or item is None:
+            continue
+        else:
+            names = _fields(type(item))
+            if names is None or skip(item):
+                continue
+            yield item
+            stack.extend(getattr(item, name) for name in names)
+
+
+# ------------------------------------------------------------------ board facts
+@attrs.frozen
+class BoardFacts:
+    """What the rules alone say about the board: sizes that bound lists of cells."""
+
+    cells: int
+    columns: int
+    rows: int
+    degree: int  # neighbours of a cell at most
+    surrounding: int
+    players: int  # at most
+
+    @classmethod
+    def of(cls, model) -> BoardFacts | None:
+        grid = model.board.grid
+        if grid is None:
+            return None
+        cells = grid.columns * grid.rows
+        if model.board.mask:
+            cells = sum(token != "." for row in model.board.mask.split() for token in row) or cells
+        options = {name: value for name, value, *_ in grid.options}
+        hexes = grid.kind == "hex"
+        degree = 6 if hexes else (8 if options.get("adjacency") == "all" else 4)
+        players = model.game.players.high if model.game.players is not None else 12
+        return cls(cells, grid.columns, grid.rows, degree, 6 if hexes else 8, max(players, model.game.seats or 0))
+
+
+# ------------------------------------------------------------------ the lints
+class _Lints:
+    def __init__(self, model, checked, tree):
+        self.model = model
+        self.checked = checked
+        self.resolved = checked.resolved
+        self.tree = tree
+        self.facts = BoardFacts.of(model)
+        self.defines = {d.name: d for d in model.defines}
+        # every node outside definitions, and each definition's nodes, walked once
+        self.outside = list(walk(model, skip=lambda n: isinstance(n, model_module.DefineDef)))
+        self.inside = {d.name: list(walk(d.body)) for d in model.defines}
+
+    def resolution(self, node):
+        if type(node).__module__ != ast.__name__:  # model nodes hash by value and are never resolved
+            return None
+        return self.resolved.get(node)
+
+    # ------------------------------------------------------------- unused
+    def references(self, nodes) -> set:
+        """(what, name) for every definition, chart, shape and variable the nodes use."""
+        refs = set()
+        for node in nodes:
+            found = self.resolution(node)
+            if isinstance(node, (ast.Target, ast.Rotate)):
+                refs.add(("var", node.name))
+                continue
+            elif isinstance(node, ast.ChartName):
+                refs.add(("chart", node.id))
+            elif isinstance(node, model_module.PieceDef):
+                refs.update(("shape", value) for value, _ in node.attributes.values() if isinstance(value, str))
+            if found is None:
+                continue
+            what, name = found[0], found[1]
+            if what in ("define", "shape", "family"):
+                refs.add(("define" if what == "define" else "shape", name))
+            elif what in ("global", "player_var") and name is not None:
+                refs.add(("var", name))
+            elif isinstance(node, ast.Name) and what in ("global", "player_var"):
+                refs.add(("var", node.id))
+        return refs
+
+    def used(self) -> set:
+        """What the pack's rules use, following definitions from the places that use them."""
+        refs = self.references(self.outside)
+        todo = [name for what, name in refs if what == "define"]
+        seen = set()
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in self.inside:
+                continue
+            seen.add(name)
+            more = self.references(self.inside[name])
+            refs |= more
+            todo.extend(n for what, n in more if what == "define")
+        return refs
+
+    def unused(self) -> list:
+        used = self.used()
+        found = []
+        for define in self.model.defines:
+            if ("define", define.name) not in used:
+                found.append(_warning("W801", f"definition `{define.name}` is never used", define.span,
+                                      hint="use it in a rule, or delete it"))
+        chart_spans = self._chart_key_spans()
+        for name in self.model.charts:
+            if ("chart", name) not in used:
+                found.append(_warning("W802", f"chart `{name}` is never used", chart_spans.get(name),
+                                      hint=f"look it up with `chart(VALUE, {name})`, or delete it"))
+        for shape in self.model.shapes:
+            if ("shape", shape.name) not in used:
+                found.append(_warning("W803", f"shape `{shape.name}` is never used", shape.span,
+                                      hint="name it in a rule or as a piece's pattern, or delete it"))
+        for what, defs in (("variable", self.model.vars), ("player variable", self.model.player_vars)):
+            for var in defs:
+                if ("var", var.name) not in used:
+                    found.append(_warning("W804", f"{what} `{var.name}` is never used", var.span,
+                                          hint="read or change it in a rule, or delete it"))
+        return [d for d in found if d.span is not None]
+
+    def _chart_key_spans(self) -> dict:
+        """The span of each named chart's key in the pack (the chart's text when the key is unknown)."""
+        spans = {}
+        charts = self.tree.root.get("charts") if self.tree is not None else None
+        for key, _ in getattr(charts, "entries", ()):
+            spans[str(key.raw)] = key.span
+        for name, chart in self.model.charts.items():
+            if name not in spans and chart is not None:
+                spans[name] = chart.span
+        return spans
+
+    # ------------------------------------------------------------- charts
+    def unreachable_chart_columns(self) -> list:
+        if self.facts is None:
+            return []
+        uses: dict = {}  # chart name or inline Chart -> [(low, high, the value node)]
+        for node in self.outside + [n for nodes in self.inside.values() for n in nodes]:
+            if not isinstance(node, ast.ChartCall):
+                continue
+            target = node.chart.id if isinstance(node.chart, ast.ChartName) else node.chart
+            uses.setdefault(target if isinstance(target, str) else id(target), (target, []))[1].append(
+                (bounds(node.value, self), node.value))
+        found = []
+        for target, values in uses.values():
+            chart = self.model.charts.get(target) if isinstance(target, str) else target
+            if chart is None or not chart.keys or len(chart.keys) != len(chart.values):
+                continue
+            if any(lo is None and hi is None for (lo, hi), _ in values):
+                continue
+            dead = [key for key in chart.keys if not any(_reaches(key, chart, lo, hi) for (lo, hi), _ in values)]
+            if not dead:
+                continue
+            name = f"chart `{target}`" if isinstance(target, str) else "this chart"
+            columns = ", ".join(unparse(k) for k in dead)
+            word = "column" if len(dead) == 1 else "columns"
+            notes = tuple((node.span, f"`{unparse(node)}` is {_range_words(lo, hi)}") for (lo, hi), node in values)
+            found.append(_warning("W811", f"{word} {columns} of {name} can never be reached", dead[0].span,
+                                  hint="drop the column, or check the value looked up", notes=notes))
+        return found
+
+    # ------------------------------------------------------------- pieces
+    def alternatives(self) -> list:
+        """Sets of names the game picks among: the cards of a deck, the faces of a die, an option's values."""
+        groups = [set(option.values) for option in self.model.options]
+        groups += [{getattr(face, "id", None) for face in die.faces} for die in self.model.dice]
+        groups += [{getattr(card, "id", None) for card, _ in deck.cards} for deck in self.model.decks]
+        return groups
+
+    def twin_pieces(self) -> list:
+        shapes = {s.name: _shape_key(s) for s in self.model.shapes if s.family is None}
+        alternatives = self.alternatives()
+        found = []
+        pieces = list(self.model.pieces)
+        for i, second in enumerate(pieces):
+            for first in pieces[:i]:
+                shared = _shared_pattern(first, second, shapes)
+                if shared is None or not ast_equal(first.place, second.place):
+                    continue
+                if any(first.name in group and second.name in group for group in alternatives):
+                    continue  # cards of one deck (or values of one option): the game says which is in play
+                rule = "no placement rule" if first.place is None else "the same placement rule"
+                found.append(_warning(
+                    "W831", f"pieces `{first.name}` and `{second.name}` have the same pattern ({shared}) and {rule}: "
+                            "nothing tells them apart when the pattern is built", second.span,
+                    hint="give one of them another pattern or a `place:` rule, or remove one",
+                    notes=((first.span, f"`{first.name}` is declared here"),)))
+                break
+        return found
+
+    # ------------------------------------------------------------- extends
+    def shadows(self) -> list:
+        found = []
+        for shadow in getattr(self.tree, "shadows", ()):
+            if shadow.section not in ENTRY_SECTIONS:
+                continue
+            path = f"{shadow.section}.{shadow.key.raw}"
+            if shadow.base_key is not None and not shadow.marked:
+                found.append(_warning(
+                    "W841", f"`{path}` replaces the base pack's entry without saying `override`", shadow.key.span,
+                    hint=f"add `override: true` to the entry (or `override: [{path}]` at the top) if you mean it; "
+                         "rename it if you do not",
+                    notes=((shadow.base_key.span, "the base's entry is here"),)))
+            elif shadow.base_key is None and shadow.marked:
+                found.append(_warning("W842", f"`{path}` says `override`, but the base pack has no such entry",
+                                      shadow.key.span, hint="check the name, or drop `override`"))
+        return found
+
+
+def _shared_pattern(a, b, shapes) -> str | None:
+    """The pattern two pieces share (by name or by identical art), as words; None if none."""
+    for attr, (value, _) in a.attributes.items():
+        other = b.attributes.get(attr, (None, None))[0]
+        if not isinstance(value, str) or not isinstance(other, str):
+            continue
+        if value not in shapes or other not in shapes:
+            continue
+        if value == other:
+            return f"`{attr}: {value}`"
+        if shapes[value] == shapes[other]:
+            return f"`{value}` and `{other}` are drawn alike"
+    return None
+
+
+def _shape_key(shape) -> tuple:
+    rows = tuple(tuple(row.split()) for row in (shape.art or "").replace("/", "\n").strip().splitlines()
+                 if row.strip())
+    legend = tuple(sorted((k, unparse(v)) for k, v in shape.legend.items() if v is not None))
+    return rows, shape.symmetry, legend
+
+
+# ------------------------------------------------------------------ value ranges
+def _reaches(key, chart, lo, hi) -> bool:
+    """Whether a value in [lo, hi] (None: unbounded) can land in this column of the chart."""
+    top = max(chart.keys, key=lambda k: k.low)
+    above = hi is None or hi >= key.low
+    if key is top:  # above the last column the chart keeps its last value
+        return above
+    return above and (lo is None or key.high is None or lo <= key.high)
+
+
+def _range_words(lo, hi) -> str:
+    if lo is not None and hi is not None:
+        return f"always {lo}" if lo == hi else f"between {lo} and {hi}"
+    if hi is not None:
+        return f"at most {hi}"
+    return f"at least {lo}"
+
+
+def _add(a, b):
+    return None if a is None or b is None else a + b
+
+
+def bounds(node, lints, depth: int = 0) -> tuple:
+    """(low, high) of a number the expression can take; None where the rules alone do not bound it."""
+    if depth > 50:
+        return None, None
+    f = lints.facts
+    sub = lambda n: bounds(n, lints, depth + 1)  # noqa: E731
+    if isinstance(node, ast.Number):
+        return node.value, node.value
+    if isinstance(node, ast.Negate):
+        lo, hi = sub(node.operand)
+        return (None if hi is None else -hi), (None if lo is None else -lo)
+    if isinstance(node, (ast.Not, ast.Member)):
+        return 0, 1
+    if isinstance(node, ast.Conditional):
+        (a, b), (c, d) = sub(node.then), sub(node.otherwise)
+        return (None if a is None or c is None else min(a, c)), (None if b is None or d is None else max(b, d))
+    if isinstance(node, ast.BinOp):
+        if node.op in ("and", "or", "==", "!=", "<", "<=", ">", ">="):
+            return 0, 1
+        (a, b), (c, d) = sub(node.left), sub(node.right)
+        if node.op == "+":
+            return _add(a, c), _add(b, d)
+        if node.op == "-":
+            return (None if a is None or d is None else a - d), (None if b is None or c is None else b - c)
+        if node.op == "*" and None not in (a, b, c, d):
+            products = (a * c, a * d, b * c, b * d)
+            return min(products), max(products)
+        if node.op == "/" and None not in (a, b) and c is not None and c == d and c > 0:
+            return a // c, b // c
+        if node.op == "%" and c is not None and c == d and c > 0 and a is not None and a >= 0:
+            return 0, c - 1
+        return None, None
+    if isinstance(node, ast.ChartCall):
+        chart = node.chart
+        if isinstance(chart, ast.ChartName):
+            chart = lints.model.charts.get(chart.id)
+        numbers = [v for v in getattr(chart, "values", ()) if isinstance(v, int)]
+        return (min(numbers + [0]), max(numbers + [0])) if numbers else (None, None)
+    found = lints.resolution(node)
+    if isinstance(node, ast.Name) and found is not None:
+        if found[0] == "define":
+            define = lints.defines.get(found[1])
+            return sub(define.body) if define is not None and define.body is not None else (None, None)
+        if found == ("value", "round") or (found[0] == "prop" and found[1] in ("x", "y")):
+            if found[1] == "x":
+                return 0, f.columns - 1
+            if found[1] == "y":
+                return 0, f.rows - 1
+            return 1, None
+        if found[0] == "prop" and found[1] in ("empty", "occupied"):
+            return 0, 1
+        return None, None
+    if isinstance(node, ast.Call) and found is not None:
+        what, name = found
+        if what == "aggregate":
+            return _aggregate_bounds(node, lints, depth)
+        if what == "pairwise":
+            (a, b), (c, d) = sub(node.args[0]), sub(node.args[1])
+            pick = min if name == "min" else max
+            return (None if a is None or c is None else pick(a, c)), (None if b is None or d is None else pick(b, d))
+        if what == "function" and name == "abs":
+            lo, hi = sub(node.args[0]) if node.args else (None, None)
+            if lo is None or hi is None:
+                return 0, None
+            return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+        if what == "function" and name in ("fits", "reaches", "allowed"):
+            return 0, 1
+    return None, None
+
+
+def _aggregate_bounds(node, lints, depth) -> tuple:
+    name = node.func
+    if name in ("any", "all", "none"):
+        return 0, 1
+    args = node.args
+    if len(args) == 1 and isinstance(args[0], ast.Comprehension):
+        source, body = args[0].source, args[0].body
+    elif args:
+        source, body = args[0], (args[1] if len(args) > 1 else None)
+    else:
+        return None, None
+    most = max_length(source, lints, depth + 1)
+    if name in ("count", "distinct"):
+        return 0, most
+    if body is None:
+        return None, None
+    lo, hi = bounds(body, lints, depth + 1)
+    if name == "sum":
+        if most is None or lo is None or hi is None:
+            return None, None
+        return min(0, most * lo), max(0, most * hi)
+    # min and max: 0 for nothing, else a value of the body
+    return (None if lo is None else min(0, lo)), (None if hi is None else max(0, hi))
+
+
+def max_length(node, lints, depth: int = 0):
+    """How many elements a list can hold at most, from the rules alone; None if unknown."""
+    if depth > 50:
+        return None
+    f = lints.facts
+    more = lambda n: max_length(n, lints, depth + 1)  # noqa: E731
+    if isinstance(node, ast.Where):
+        return more(node.source)
+    if isinstance(node, ast.ListExpr):
+        return len(node.items)
+    if isinstance(node, ast.Range):
+        (a, _), (_, d) = bounds(node.low, lints, depth + 1), bounds(node.high, lints, depth + 1)
+        return None if a is None or d is None else max(0, d - a + 1)
+    if isinstance(node, ast.BinOp) and node.op == "+":
+        a, b = more(node.left), more(node.right)
+        return None if a is None or b is None else a + b
+    found = lints.resolution(node)
+    if found is None:
+        return None
+    what, name = found
+    if isinstance(node, ast.Attribute) and found == ("player_prop", "cells"):
+        return f.cells
+    if what == "value":
+        return {"cells": f.cells, "edge": f.cells, "corners": f.cells, "center": f.cells,
+                "players": f.players, "others": max(0, f.players - 1)}.get(name)
+    if what == "region":
+        region = lints.model.board.regions.get(name)
+        return len(region.cells) if region is not None else None
+    if what == "symset":
+        return len(lints.model.symbols.get(name, ((), None))[0])
+    if what == "define" and isinstance(node, ast.Name):
+        define = lints.defines.get(name)
+        return more(define.body) if define is not None and define.body is not None else None
+    if what in ("relative", "function"):
+        return {"adjacent": f.degree, "surrounding": f.surrounding, "row": f.columns, "column": f.rows,
+                "opposite_pairs": f.degree // 2, "border": f.cells, "groups": f.cells}.get(name)
+    return None

@@ -1,0 +1,171 @@
+"""Speed figures: random playouts per second, check time, start-up time, and where they were taken.
+
+Used by `boardrule bench` and by `benchmarks/run.py`. Figures are measured
+and returned, never judged: a slow machine is not a failure. Rates are from
+wall-clock time; the CPU columns (process time) are steadier on a busy
+machine, and the load average is reported so that a reader can tell a slow
+machine from a slow engine.
+
+Playouts are seeded (game n uses seed n, every seat's agent seed
+n * 1000 + seat), so two runs play the same games.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import boardrule
+from boardrule.interpreter.agents import make_agent, play_out
+from boardrule.interpreter.api import new_game, open_game
+from boardrule.interpreter.check import check_pack
+
+MAX_GAMES = 1_000_000
+SUBPROCESS_TIMEOUT = 300
+
+
+# ------------------------------------------------------------ environment
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith(("model name", "hardware", "cpu model")):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def environment() -> dict:
+    """The engine, Python and CPU the figures were taken with."""
+    load = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    return {
+        "engine": {"version": boardrule.__version__, "location": str(Path(boardrule.__file__).parent)},
+        "python": {"version": platform.python_version(), "implementation": platform.python_implementation(),
+                   "executable": sys.executable},
+        "cpu": {"model": cpu_model(), "logical_cpus": os.cpu_count()},
+        "platform": platform.platform(),
+        "load_average": load,
+    }
+
+
+# ------------------------------------------------------------- measuring
+def timed_runs(play_one, games: int | None, seconds: float, warmup: bool) -> dict:
+    """Run play_one(n) for n = 0, 1, ...: `games` times, or until `seconds` have passed.
+
+    `play_one` returns the number of moves of its game.
+    """
+    if warmup:
+        play_one(MAX_GAMES)  # fills caches (placement tables...) outside the timing
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    count, moves = 0, 0
+    while True:
+        moves += play_one(count)
+        count += 1
+        wall = time.perf_counter() - wall0
+        if (games is not None and count >= games) or (games is None and wall >= seconds) or count >= MAX_GAMES:
+            break
+    cpu = time.process_time() - cpu0
+    return {"games": count, "wall_s": wall, "cpu_s": cpu, "games_per_s": count / wall if wall else None,
+            "ms_per_game": wall / count * 1000, "cpu_ms_per_game": cpu / count * 1000,
+            "moves_per_game": moves / count}
+
+
+def playouts(game, players: int, agent: str, games: int | None = None, seconds: float = 1.0,
+             warmup: bool = True) -> dict:
+    """Games per second with every seat played by `agent` (seeded: game n uses seed n)."""
+    def play_one(n):
+        state = new_game(game, players=players, seed=n)
+        agents = {seat: make_agent(agent, seed=n * 1000 + seat) for seat in state.players}
+        state = play_out(game, state, agents)
+        return sum(1 for entry in state.log if entry[0] == "move")
+    result = timed_runs(play_one, games, seconds, warmup)
+    result["agent"] = agent
+    return result
+
+
+def check_time(spec: str, repeats: int = 3) -> dict:
+    """In-process `check_pack` (load, check, compile, the pack's tests): best of `repeats`."""
+    best, report = None, None
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        report = check_pack(spec)
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return {"in_process_s": best, "ok": report.ok, "tests_run": report.tests_run,
+            "diagnostics": len(report.diagnostics)}
+
+
+def run_command(argv, repeats: int, cwd=None) -> dict:
+    """Wall time of a command, best of `repeats`."""
+    times, code, err = [], None, ""
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT,
+                                  stdin=subprocess.DEVNULL, cwd=None if cwd is None else str(cwd))
+        except (OSError, subprocess.SubprocessError) as exc:
+            return {"command": argv, "error": f"{type(exc).__name__}: {exc}"}
+        times.append(time.perf_counter() - start)
+        code, err = done.returncode, done.stderr
+    result = {"command": argv, "best_s": min(times), "runs_s": times, "exit_code": code}
+    if code not in (0, 1):  # 1 = findings, still a completed check
+        result["error"] = f"exit status {code}: {err.strip()[-300:]}"
+    return result
+
+
+def boardrule_command() -> list:
+    """The `boardrule` script of this interpreter (not a pyenv shim, which adds its own start-up)."""
+    folder = Path(sys.executable).parent
+    for name in ("boardrule", "boardrule.exe"):
+        if (folder / name).is_file():
+            return [str(folder / name)]
+    found = shutil.which("boardrule")
+    return [found] if found else [sys.executable, "-m", "boardrule"]
+
+
+def startup_time(spec: str, repeats: int = 3) -> dict:
+    """A fresh interpreter importing boardrule and opening the pack: best of `repeats`."""
+    code = f"from boardrule.interpreter.api import open_game; open_game({str(spec)!r})"
+    return run_command([sys.executable, "-c", code], repeats)
+
+
+def startup(repeats: int = 3) -> dict:
+    """`boardrule --help` and a bare interpreter, best of `repeats` each."""
+    return {"help": run_command(boardrule_command() + ["--help"], repeats),
+            "bare_python": run_command([sys.executable, "-c", "pass"], repeats)}
+
+
+def measure_pack(spec: str, players: int | None = None, agents=("random",), games: int | None = None,
+                 seconds: float = 1.0, repeats: int = 3, warmup: bool = True, name: str | None = None) -> dict:
+    """Playouts, check time and start-up time of one pack; a pack that fails is reported, not raised."""
+    entry = {"name": name or str(spec), "spec": str(spec)}
+    try:
+        start = time.perf_counter()
+        game = open_game(spec)
+        entry["open_ms"] = (time.perf_counter() - start) * 1000
+        entry["hash"] = game.pack_hash
+        entry["players"] = players if players is not None else game.players_range[0]
+        for agent in agents:
+            entry[agent] = playouts(game, entry["players"], agent, games, seconds, warmup)
+    except Exception as exc:  # noqa: BLE001  (a broken pack is a finding, not a crash of the benchmark)
+        entry["error"] = f"{type(exc).__name__}: {exc}"
+    try:
+        entry["check"] = check_time(spec, repeats)
+    except Exception as exc:  # noqa: BLE001
+        entry["check"] = {"error": f"{type(exc).__name__}: {exc}"}
+    entry["startup"] = startup_time(spec, repeats)
+    return entry
+
+
+def bench(specs, games: int | None = None, seconds: float = 1.0, repeats: int = 3, warmup: bool = True) -> dict:
+    """The figures of `boardrule bench` for the packs `specs` (bundled names or paths)."""
+    return {"environment": environment(),
+            "settings": {"games": games, "seconds": None if games else seconds, "repeats": repeats},
+            "packs": [measure_pack(spec, games=games, seconds=seconds, repeats=repeats, warmup=warmup)
+                      for spec in specs],
+            "startup": startup(repeats)}

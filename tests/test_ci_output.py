@@ -1,0 +1,114 @@
+"""`boardrule check` for CI: JUnit XML (a testcase per pack test and per diagnostic) and GitHub
+annotations capped at 10 per kind, with a summary saying how many more."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from click.testing import CliRunner
+
+import boardrule.cli.commands  # noqa: F401  (registers the commands)
+from boardrule.cli.main import cli
+from boardrule.dsl.diagnostics import Diagnostic, Span
+from boardrule.interpreter.reports import github_lines
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+FAILING = """\
+game: {id: failing, players: 1}
+board: {grid: square 2 x 2}
+pieces:
+  stone: {symbol: S}
+define:
+  spare: 1
+actions:
+  put:
+    params: {cell: cells where empty}
+    effect: place stone at cell
+flow:
+  round: [{turns: [put]}]
+  end: none(cells, empty)
+tests:
+  - name: four moves
+    expect: {legal: {P1: 4}}
+  - name: a wrong count <&>
+    expect: {legal: {P1: 5}}
+"""
+
+
+def test_junit_has_a_testcase_per_test_and_per_diagnostic(tmp_path):
+    pack = tmp_path / "failing.pack"
+    pack.write_text(FAILING)
+    result = run("check", pack, "tictactoe", "--output-format", "junit")
+    assert result.exit_code == 1
+    root = ET.fromstring(result.output)
+    assert root.tag == "testsuites"
+    suites = {s.get("name"): s for s in root}
+    mine = suites[str(pack)]
+    cases = {c.get("name"): c for c in mine.iter("testcase")}
+    assert set(cases) == {"four moves", "a wrong count <&>", "warning W801 at " + f"{pack}:6:3"}
+    assert cases["four moves"].find("failure") is None
+    failure = cases["a wrong count <&>"].find("failure")
+    assert failure is not None and "expected 5" in failure.get("message") and "E701" in failure.text
+    assert cases[f"warning W801 at {pack}:6:3"].find("failure") is None
+    assert "never used" in cases[f"warning W801 at {pack}:6:3"].find("system-out").text
+    assert mine.get("tests") == "3" and mine.get("failures") == "1"
+    assert len(list(suites["tictactoe"].iter("testcase"))) == 5
+    assert root.get("failures") == "1"
+
+
+def test_junit_strict_fails_warnings_and_errors_fail_always(tmp_path):
+    pack = tmp_path / "broken.pack"
+    pack.write_text("game: {id: b, players: 1}\nboard: {grid: square 2 x 2}\nflow: {end: nope}\n")
+    root = ET.fromstring(run("check", pack, "--output-format", "junit").output)
+    (case,) = root.iter("testcase")
+    assert case.get("name").startswith("error E201") and case.find("failure").get("type") == "error"
+    unused = tmp_path / "unused.pack"
+    unused.write_text(FAILING.split("tests:")[0])
+    strict = run("check", unused, "--output-format", "junit", "--strict")
+    assert strict.exit_code == 1
+    (case,) = ET.fromstring(strict.output).iter("testcase")
+    assert case.find("failure").get("type") == "warning"
+
+
+def test_junit_of_a_clean_pack_without_tests_has_one_passing_case(tmp_path):
+    pack = tmp_path / "clean.pack"
+    pack.write_text(FAILING.split("define:")[0] + FAILING.split("spare: 1\n")[1].split("tests:")[0])
+    root = ET.fromstring(run("check", pack, "--output-format", "junit").output)
+    (case,) = root.iter("testcase")
+    assert case.get("name") == "the pack checks clean" and len(case) == 0
+
+
+def diag(code, severity, n):
+    return Diagnostic(code, f"problem {n}", Span("a.pack", n, 1, n, 2), severity)
+
+
+def test_github_annotations_are_capped_at_10_per_kind():
+    found = [diag("E201", "error", n) for n in range(1, 13)] + [diag("W801", "warning", n) for n in range(1, 15)]
+    lines = github_lines(found)
+    assert sum(line.startswith("::error ") for line in lines) == 10
+    assert sum(line.startswith("::warning ") for line in lines) == 10
+    assert "a.pack:11:1: error[E201]: problem 11" in lines and "a.pack:14:1: warning[W801]: problem 14" in lines
+    assert lines[-1] == ("12 errors, 14 warnings (2 errors and 4 warnings more than the 10 GitHub annotates "
+                         "are listed above as text)")
+
+
+def test_github_below_the_cap_is_all_annotations():
+    lines = github_lines([diag("E201", "error", 1)])
+    assert lines == ["::error file=a.pack,line=1,col=1,endLine=1,endColumn=2,title=E201::problem 1",
+                     "1 error, 0 warnings"]
+    assert github_lines([]) == ["no problems"]
+
+
+def test_github_output_of_check(tmp_path):
+    pack = tmp_path / "many.pack"
+    names = " and ".join(f"x{i} > 0" for i in range(12))
+    pack.write_text(f"game: {{id: m, players: 1}}\nboard: {{grid: square 2 x 2}}\nflow: {{end: {names}}}\n")
+    result = run("check", pack, "--output-format", "github")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert sum(line.startswith("::error ") for line in lines) == 10
+    assert lines[-1].startswith("12 errors, 0 warnings (2 errors more than the 10 GitHub annotates")

@@ -1,0 +1,205 @@
+"""The designer commands: `rules` (a reference made from the pack), `new` (starter packs), `schema`."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import boardrule.cli.designer  # noqa: F401  (registers the commands)
+from boardrule.cli.main import cli
+from boardrule.dsl.diagnostics import PackError, render
+from boardrule.dsl.pack import load_pack
+from boardrule.dsl.unparse import unparse
+from boardrule.interpreter.api import open_game
+from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.rulesdoc import rules_document, to_html, to_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = sorted((ROOT / "rulepacks").glob("*.pack"))
+TEST_PACKS = sorted((ROOT / "tests" / "packs").glob("*.pack"))
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def loads(path) -> bool:
+    try:
+        load_pack(path)
+        return True
+    except PackError:
+        return False  # a bundled pack being written: its own tests report it
+
+
+# ------------------------------------------------------------------ rules
+@pytest.mark.parametrize("path", BUNDLED + TEST_PACKS, ids=lambda p: p.stem)
+def test_the_rules_reference_shows_every_part_of_the_pack(path):
+    if not loads(path):
+        pytest.skip("the pack does not load yet")
+    game = open_game(path)
+    model = game.model
+    text = run("rules", path).output
+    plain = text.replace("\\_", "_")
+    for piece in model.pieces:
+        assert f"**{piece.name}**" in plain and f"`{piece.symbol}`" in plain
+        for name, (value, _) in piece.attributes.items():
+            assert f"{name}: {str(value).lower() if isinstance(value, bool) else value}" in plain
+        for rule in (piece.place, piece.score):
+            if rule is not None:
+                assert unparse(rule) in plain, unparse(rule)
+    for option in model.options:
+        default = str(option.default).lower() if isinstance(option.default, bool) else str(option.default)
+        assert f"| `{option.name}` |" in plain and f"`{default}`" in plain
+        assert all(v in plain for v in option.values) and option.doc in plain
+    for name, chart in model.charts.items():
+        row = "| gives | " + " | ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in chart.values) + " |"
+        assert f"### {name}" in plain and row in plain
+    for action in model.actions:
+        assert f"### {action.name}" in plain
+    for term in model.scoring:
+        assert f"**{term.name}**" in plain
+    for shape in model.shapes:
+        if shape.art:
+            first_row = shape.art.replace("/", "\n").strip().splitlines()[0].split()
+            assert any(all(t in line for t in first_row) for line in plain.splitlines()), shape.name
+    for step in model.flow.round:
+        for name, _ in step.actions:
+            assert f"`{name}`" in plain
+    if model.flow.end is not None:
+        assert unparse(model.flow.end) in plain
+
+
+def test_the_board_is_drawn_with_its_regions(tmp_path):
+    pack = tmp_path / "regions.pack"
+    pack.write_text("game: {id: r, players: 1}\nboard:\n  grid: square 3 x 2\n  regions:\n    market: B1 C2\n"
+                    "    gate: C2\nflow:\n  round: []\n  end: count(market) > 0 and count(gate) > 0\n")
+    text = run("rules", pack).output
+    assert "```text\n    A B C\n  1 . a .\n  2 . . *\n```" in text
+    assert "- `a` region `market`: B1 C2" in text and "`*` a cell of several regions" in text
+
+
+def test_a_hex_board_is_drawn_in_its_layout():
+    text = run("rules", ROOT / "tests" / "packs" / "hexmap.pack").output
+    assert "    A B C D E F G H I\n  1 .   .   .   .   .\n      .   .   .   .\n" in text
+
+
+def test_a_pattern_is_drawn_in_every_orientation(tmp_path):
+    text = run("rules", ROOT / "tests" / "packs" / "towns.pack").output
+    assert "It may be turned or mirrored any way: 8 orientations; every orientation:" in text
+    assert ".     wheat   brick .       glass brick   wheat glass" in text
+
+
+def test_the_html_reference_escapes_everything(tmp_path):
+    pack = tmp_path / "evil.pack"
+    pack.write_text('game: {id: evil, name: "<script>alert(1)</script>", players: 1, doc: "a & b <i>"}\n'
+                    "options:\n  mode: {values: [a, b], doc: \"<b>bold</b>\"}\n"
+                    "board: {grid: square 2 x 2}\npieces:\n  stone: {symbol: \"<S>\", note: \"x<y\"}\n"
+                    "actions:\n  put:\n    label: \"<img src=x>\"\n    params: {cell: cells where empty}\n"
+                    "    effect: place stone at cell\n"
+                    "flow:\n  round: [{turns: [put]}]\n  end: count(cells where x < 1 and empty) == 0\n")
+    result = run("rules", pack, "--format", "html")
+    assert result.exit_code == 0, result.output
+    page = result.output
+    assert "<script>" not in page and "<b>bold" not in page and "<img" not in page and "<S>" not in page
+    assert "&lt;script&gt;" in page and "x &lt; 1" in page and "a &amp; b" in page
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in ("meta",):
+                self.stack.append(tag)
+
+        def handle_endtag(self, tag):
+            assert self.stack.pop() == tag
+
+    parser = Tags()
+    parser.feed(page)
+    assert parser.stack == []
+    markdown = run("rules", pack).output
+    assert "\\<script\\>" in markdown
+
+
+def test_rules_writes_a_file(tmp_path):
+    out = tmp_path / "ttt.html"
+    result = run("rules", "tictactoe", "--format", "html", "-o", out)
+    assert result.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_rules_of_an_unknown_pack_is_a_usage_error():
+    assert run("rules", "no-such-pack").exit_code == 2
+
+
+def test_the_document_model_renders_both_ways():
+    doc = rules_document(open_game("connect4"))
+    assert to_markdown(doc).startswith("# Connect Four\n") and "<h1>Connect Four</h1>" in to_html(doc)
+
+
+# ------------------------------------------------------------------ new
+def test_a_new_pack_checks_clean_and_has_a_test(tmp_path):
+    result = run("new", "my_game", "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    report = check_pack(tmp_path / "my_game.pack")
+    assert report.ok and not report.diagnostics, "\n".join(render(d) for d in report.diagnostics)
+    assert report.tests_run >= 1
+    assert (tmp_path / "my_game.pack").read_text().startswith("# yaml-language-server: $schema=pack.schema.json\n")
+
+
+def test_new_never_overwrites(tmp_path):
+    target = tmp_path / "taken.pack"
+    target.write_text("mine")
+    result = run("new", "taken", "-o", tmp_path)
+    assert result.exit_code == 2 and target.read_text() == "mine"
+    assert len(result.output.strip().splitlines()) == 1 and "exists" in result.output
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_new_extends_every_bundled_pack(tmp_path, path):
+    if not loads(path):
+        pytest.skip("the pack does not load yet")
+    result = run("new", "variant", "--extends", path.stem, "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "variant.pack").read_text()
+    assert f"extends: {path.stem}\n" in text
+    report = check_pack(tmp_path / "variant.pack")
+    assert report.ok and report.tests_run == 1, "\n".join(render(d) for d in report.diagnostics)
+    assert not [d for d in report.diagnostics if d.code.startswith("W84")]
+
+
+def test_new_extends_a_path_relative_to_the_new_file(tmp_path):
+    (tmp_path / "base").mkdir()
+    run("new", "first", "-o", tmp_path / "base")
+    (tmp_path / "out").mkdir()
+    result = run("new", "second", "--extends", tmp_path / "base" / "first.pack", "-o", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "extends: ../base/first.pack\n" in (tmp_path / "out" / "second.pack").read_text()
+    report = check_pack(tmp_path / "out" / "second.pack")
+    assert report.ok and not report.diagnostics, "\n".join(render(d) for d in report.diagnostics)
+
+
+@pytest.mark.parametrize("args", [["new", "two words"], ["new", "9lives"], ["new", "x", "--extends", "nope"],
+                                  ["new", "x", "-o", "/no/such/folder"]])
+def test_new_refuses_bad_input(tmp_path, args):
+    assert run(*args).exit_code == 2
+
+
+# ------------------------------------------------------------------ schema
+def test_schema_prints_the_shipped_schema(tmp_path):
+    from boardrule.schema import load_schema
+    result = run("schema")
+    assert result.exit_code == 0 and json.loads(result.output) == load_schema()
+    assert run("schema", "-o", tmp_path / "s.json").exit_code == 0
+    assert json.loads((tmp_path / "s.json").read_text()) == load_schema()
+
+
+def test_the_schema_is_shipped_as_package_data():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'"boardrule\.schema" = \["\*\.json"\]', text)
+    assert '"boardrule.schema"' in text.split("[tool.setuptools.package-dir]")[0]

@@ -1,0 +1,227 @@
+"""`boardrule play` driven as a person would, in a pseudo-terminal (pexpect).
+
+For every bundled pack in rulepacks/ (the list is read when the tests are
+collected, so new packs join by themselves): list the moves, type one by its
+text, type a wrong one (one line saying why, and the prompt again), undo,
+save, quit, resume, and check that the save replays. Then hot-seat with
+hidden information, Ctrl-C and the end of the input (both offer to save),
+and colour in a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pexpect = pytest.importorskip("pexpect")
+
+import boardrule.cli.commands  # noqa: E402,F401  (registers the commands)
+from boardrule.cli.main import cli  # noqa: E402
+from boardrule.dsl.pack import load_pack  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = sorted(p.stem for p in (ROOT / "rulepacks").glob("*.pack"))
+PROMPT = r"(P\d+)> "
+MENU_ITEM = re.compile(r"(\d+)\. (\S+(?: \S+)*)")
+TIMEOUT = 90
+
+
+def spawn(args, folder, color=False):
+    env = dict(os.environ, COLUMNS="120", PYTHONIOENCODING="utf-8", TERM="xterm")
+    env.pop("NO_COLOR", None)
+    if not color:
+        env["NO_COLOR"] = "1"
+    return pexpect.spawn(sys.executable, ["-m", "boardrule", "play", *map(str, args)], cwd=str(folder), env=env,
+                         encoding="utf-8", timeout=TIMEOUT, dimensions=(60, 160))
+
+
+def prompt(child) -> str:
+    """Wait for a player's prompt; the seat it names."""
+    child.expect(PROMPT)
+    return child.match.group(1)
+
+
+def answer(child, line) -> list:
+    """Type a line at the prompt; the lines printed before the next prompt (the echo left out)."""
+    child.sendline(line)
+    child.expect(PROMPT)
+    lines = [ln.strip() for ln in child.before.replace("\r", "").split("\n")]
+    if lines and lines[0] == line.strip():
+        lines = lines[1:]
+    return [ln for ln in lines if ln]
+
+
+def menu(child) -> list:
+    """The legal moves by `moves`: [(number, text)]."""
+    items = []
+    for line in answer(child, "moves"):
+        items += [(int(n), text) for n, text in MENU_ITEM.findall(line)]
+    assert items, "`moves` listed nothing"
+    return items
+
+
+def quit_game(child, save=False):
+    """`quit`, answering the offer to save (none comes when no move has been made yet)."""
+    child.sendline("quit")
+    if child.expect([r"save the game to \S+\? \[Y/n\] ", pexpect.EOF]) == 0:
+        child.sendline("" if save else "n")
+        child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def seats_for(pack) -> str:
+    low = load_pack(pack).model.game.players.low
+    return ",".join(["human"] + ["random"] * (low - 1))
+
+
+@pytest.mark.parametrize("pack", BUNDLED)
+def test_a_person_plays_undoes_saves_quits_and_resumes(pack, tmp_path):
+    save = tmp_path / "game.json"
+    child = spawn([pack, "--seats", seats_for(pack), "--seed", "3"], tmp_path)
+    prompt(child)
+    before = menu(child)
+    number, text = before[0]
+    shown = answer(child, text)  # a move typed by its text
+    assert any(text in line for line in shown), shown  # the screen says what was played
+    wrong = answer(child, "zzz 99")
+    assert len(wrong) == 1 and "`zzz`" in wrong[0], wrong  # one line, then the prompt again
+    undo = answer(child, "undo")
+    assert undo[0].startswith(("undone", "nothing to undo")), undo
+    if undo[0].startswith("undone"):
+        assert menu(child) == before
+    saved = answer(child, f"save {save}")
+    assert saved == [f"saved to {save}; resume with: boardrule play {pack} --resume {save}"]
+    assert quit_game(child) == 0
+
+    moves = CliRunner().invoke(cli, ["replay", str(save), "--verify"])
+    assert moves.exit_code == 0, moves.output
+    resumed = spawn([pack, "--resume", save], tmp_path)
+    resumed.expect(r"resumed after (\d+) moves")
+    assert int(resumed.match.group(1)) >= 0
+    prompt(resumed)
+    assert quit_game(resumed, save=True) == 0
+    assert CliRunner().invoke(cli, ["replay", str(save), "--verify"]).exit_code == 0
+
+
+def test_undo_goes_back_to_the_players_last_decision(tmp_path):
+    child = spawn([ROOT / "tests" / "packs" / "towns.pack", "--seats", "human", "--seed", "2"], tmp_path)
+    prompt(child)
+    first = menu(child)
+    answer(child, "1")
+    second = menu(child)
+    assert second != first
+    assert answer(child, "undo")[0] == f"undone: {first[0][1]}"
+    assert menu(child) == first
+    assert answer(child, "undo")[0].startswith("nothing to undo")
+    assert quit_game(child) == 0
+
+
+def test_bad_input_gets_one_line_and_the_prompt_again(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,greedy"], tmp_path)
+    prompt(child)
+    for line, words in (("play Z9", "`play Z9` is not a legal move now"), ("42", "there is no move 42"),
+                        ("explain play B2", "`play B2` is legal now"), ("moves Q7", "no legal move contains"),
+                        ("plya B2", "`plya` is not an action here")):
+        said = answer(child, line)
+        assert len(said) == 1 and words in said[0], (line, said)
+    assert quit_game(child) == 0
+
+
+SECRETS = """
+game: {id: secrets, name: Secrets, players: 2}
+board: {grid: square 2 x 2}
+symbols:
+  goods: [wood, stone]
+pieces:
+  mark: {symbol: M}
+player_vars:
+  hand: {per_seat: [wood, stone], private: true}
+actions:
+  put:
+    params: {cell: cells where empty}
+    effect: place mark at cell
+flow:
+  round:
+    - together: [put]
+  end: round >= 1
+  check_end: round
+scoring:
+  marks: count(cells where kind == mark)
+"""
+
+
+def test_hot_seat_hands_over_and_shows_only_that_players_view(tmp_path):
+    pack = tmp_path / "secrets.pack"
+    pack.write_text(SECRETS)
+    child = spawn([pack, "--seats", "human,human", "--seed", "1"], tmp_path)
+    child.expect(r"P1's turn: pass the keyboard to P1")
+    child.expect("press Enter")
+    child.sendline("")
+    assert prompt(child) == "P1"
+    assert "hand wood" in child.before and "stone" not in child.before
+    child.sendline("put A1")
+    child.expect(r"P2's turn: pass the keyboard to P2")
+    assert "\x1b[2J" in child.before + child.after  # the screen is cleared for the next player
+    child.expect("press Enter")
+    child.sendline("")
+    assert prompt(child) == "P2"
+    screen = child.before
+    assert "hand stone" in screen and "wood" not in screen
+    # P1's move in the decision both make at once stays hidden: not said, not on the board
+    assert "P1: put A1" not in screen and "M" not in screen.split("legend")[0].split("A B")[-1]
+    child.sendline("put A1")
+    child.expect(pexpect.EOF)
+    ending = child.before
+    assert "game over" in ending
+    assert "P1: put A1" in ending and "P2: put A1" in ending
+    assert "marks" in ending and "shared win: P1, P2" in ending
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_ctrl_c_offers_to_save(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,greedy", "--seed", "2"], tmp_path)
+    prompt(child)
+    answer(child, "1")
+    child.sendintr()
+    child.expect(r"save the game to tictactoe\.boardrule\.json\? \[Y/n\] ")
+    child.sendline("y")
+    child.expect("saved to tictactoe.boardrule.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert CliRunner().invoke(cli, ["replay", str(tmp_path / "tictactoe.boardrule.json"), "--verify"]).exit_code == 0
+
+
+def test_the_end_of_the_input_never_loses_the_game(tmp_path):
+    save = tmp_path / "kept.json"
+    child = spawn(["connect4", "--seats", "human,greedy", "--save", save], tmp_path)
+    prompt(child)
+    answer(child, "1")
+    child.sendeof()
+    child.expect(r"save the game to .*kept\.json\? \[Y/n\] ")
+    child.sendeof()  # nobody answers: it is saved
+    child.expect("saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert CliRunner().invoke(cli, ["replay", str(save), "--verify"]).exit_code == 0
+
+
+def test_colour_in_a_terminal_and_not_with_no_color(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,greedy", "--seed", "1"], tmp_path, color=True)
+    prompt(child)
+    answer(child, "play B2")
+    assert "\x1b[38;5;" in child.before  # the pack's colours (display:)
+    assert quit_game(child) == 0
+    plain = spawn(["tictactoe", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(plain)
+    answer(plain, "play B2")
+    assert "\x1b[" not in plain.before
+    assert quit_game(plain) == 0

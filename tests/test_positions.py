@@ -1,0 +1,45 @@
+"""Positions (interpreter/positions.py): values a test or a position file sets."""
+
+from __future__ import annotations
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.scenarios import run_tests
+
+LIST_PACK = """\
+game: {id: lists, players: 1}
+board: {grid: square 2 x 2}
+player_vars:
+  line: "[]"
+  owner: none
+actions:
+  note:
+    params: {cell: cells}
+    effect: |
+      set line = line + [1]
+      set owner = me
+flow:
+  round:
+    - turns: [note]
+  end: any(count(p.line) >= 3 for p in players)
+  check_end: round
+tests:
+  - name: a list set by a position grows like a list written in a rule
+    players: 1
+    position:
+      player_vars: {P1: {line: [4, 5], owner: P1}}
+    moves: [P1 note A1]
+    expect:
+      player_vars: {P1: {line: [4, 5, 1], owner: P1}}
+      over: true
+"""
+
+
+def test_a_list_in_a_position_behaves_like_a_list_in_a_rule(tmp_path):
+    # regression: a YAML list stayed a Python list, and `line + [1]` failed with a traceback
+    game = compile_game(load_pack_text(LIST_PACK, "lists.pack"))
+    assert run_tests(game) == []
+    path = tmp_path / "lists.pack"
+    path.write_text(LIST_PACK, encoding="utf-8")
+    assert check_pack(path).ok
