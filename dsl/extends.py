@@ -23,6 +23,11 @@ extends cycle, E123 chain too deep, E124 bad ``extends``, E125 bad
 ``remove``, E126 ``remove`` path not in the base, E127 ``remove`` or
 ``override`` without ``extends``, E129 bad ``override``.
 
+A child's ``flow: setup:`` or ``round:`` list replaces the base's whole; in
+it, ``- base: NAME`` stands for the base's step that says ``name: NAME``
+(E114: no such step, E115: a malformed ``base:`` step), so an extension adds
+steps around the base's without copying them.
+
 An entry that replaces a base entry says so: ``override: true`` inside the
 entry (when it is a mapping), or its path in a top-level ``override:`` list
 (``override: [charts.wells]``, for any entry).  The marks are taken out of
@@ -210,12 +215,63 @@ def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list, 
             continue
         base_key, base_node = table[ident]
         if isinstance(base_node, MapNode) and isinstance(node, MapNode):
+            if key.value == "flow":
+                node = _resolve_base_steps(base_node, node, bag)
             table[ident] = (key, _merge_section(base_node, node, overridden, shadows, str(key.raw), marks))
         else:
             overridden.append((key, base_key))
             shadows.append(Shadow(str(key.raw), key, base_key, False))
             table[ident] = (key, node)
     return MapNode(tuple(table.values()), child.span)
+
+
+FLOW_LISTS = ("setup", "round")
+
+
+def _resolve_base_steps(base_flow: MapNode, child_flow: MapNode, bag: DiagnosticBag) -> MapNode:
+    """The child's flow with every ``- base: NAME`` step replaced by the base's step named NAME.
+
+    A step of the base's ``setup`` or ``round`` list is named by its ``name:``
+    key; the step taken keeps its text and spans in the base file, so its
+    diagnostics point there.  E114: no base step of that name; E115: a
+    ``base:`` step with other keys, or a name that is not a word.
+    """
+    named: dict = {}
+    for part in FLOW_LISTS:
+        steps = base_flow.get(part)
+        for item in steps.items if isinstance(steps, SeqNode) else ():
+            name = item.get("name") if isinstance(item, MapNode) else None
+            if isinstance(name, ScalarNode) and isinstance(name.value, str):
+                named.setdefault(name.value, item)
+    entries = []
+    for key, node in child_flow.entries:
+        if key.value in FLOW_LISTS and isinstance(node, SeqNode):
+            node = SeqNode(tuple(_base_step(item, named, bag) for item in node.items), node.span)
+        entries.append((key, node))
+    return MapNode(tuple(entries), child_flow.span)
+
+
+def _base_step(item: Node, named: dict, bag: DiagnosticBag) -> Node:
+    if not isinstance(item, MapNode) or "base" not in item:
+        return item
+    ref = item.get("base")
+    others = [k for k, _ in item.entries if k.value != "base"]
+    if others:
+        bag.error("E115", f"a `base:` step takes the base's step as it is: `{others[0].raw}` is not allowed "
+                  "beside `base`", others[0].span,
+                  hint="to change a base step, write the whole step here instead of `base:`")
+        return item
+    if not isinstance(ref, ScalarNode) or not isinstance(ref.value, str) or not ref.value.strip():
+        span = ref.span if ref is not None else item.span
+        bag.error("E115", "`base:` names a step of the base pack: `- base: NAME`", span)
+        return item
+    found = named.get(ref.value)
+    if found is None:
+        listing = ", ".join(named) if named else "none: give the base's steps a `name:`"
+        bag.error("E114", f"the base pack has no flow step named `{ref.value}` (named steps: {listing})",
+                  ref.span, hint=did_you_mean(ref.value, list(named)))
+        return item
+    return found
 
 
 def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: list | None = None,

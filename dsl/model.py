@@ -114,6 +114,7 @@ class StepDef:
     repeat: bool
     span: Any
     required: bool = False  # `repeat: while possible`: again and again, no `done`
+    name: Optional[str] = None  # `name:`, by which an extending pack takes the step (`- base: NAME`)
 
 
 @attrs.frozen

@@ -225,21 +225,40 @@ def read_actions(r: Reader, node) -> tuple:
     return tuple(actions)
 
 
+STEP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
 def read_step(r: Reader, node) -> StepDef | None:
     m = r.mapping(node, "a flow step")
+    if "base" in m:  # left after the merge: there is no base (see dsl/extends.py)
+        r.bag.error("E115", "`- base: NAME` takes a step of the pack this one extends, and this pack extends "
+                    "none", m.key_node("base").span, hint="add `extends: BASE`, or write the step out")
+        return None
     kinds = [k for k, _ in m.entries if k.value in STEP_KINDS]
     if len(kinds) != 1:
         r.bag.error("E018", "a flow step needs exactly one of: " + ", ".join(STEP_KINDS), m.span)
         return None
     kind = str(kinds[0].value)
-    allowed = {"do": ("do",), "turns": ("turns", "who", "repeat"), "together": ("together", "who", "repeat"),
-               "decide": ("decide", "who", "repeat")}[kind]
+    allowed = {"do": ("do", "name"), "turns": ("turns", "who", "repeat", "name"),
+               "together": ("together", "who", "repeat", "name"), "decide": ("decide", "who", "repeat", "name")}[kind]
     r.mapping(node, f"a `{kind}` step", allowed)
+    name = _step_name(r, m.get("name"))
     if kind == "do":
-        return StepDef("do", r.effect(m.get("do"), "do"), (), None, False, m.span)
+        return StepDef("do", r.effect(m.get("do"), "do"), (), None, False, m.span, name=name)
     actions = tuple((str(r.text(a, "an action name")), a.span) for a in r.sequence(m.get(kind), "actions"))
     repeat, required = _repeat(r, m.get("repeat"))
-    return StepDef(kind, (), actions, r.expr(m.get("who"), "who"), repeat, m.span, required)
+    return StepDef(kind, (), actions, r.expr(m.get("who"), "who"), repeat, m.span, required, name)
+
+
+def _step_name(r: Reader, node) -> str | None:
+    """A step's `name:` (a word), by which a pack that extends this one takes the step (`- base: NAME`)."""
+    if node is None:
+        return None
+    text = r.text(node, "a step name")
+    if not isinstance(text, str) or not STEP_NAME.match(text):
+        r.bag.error("E023", f"a step name is one word (letters, digits, `_`), not `{text}`", node.span)
+        return None
+    return text
 
 
 def _repeat(r: Reader, node):
@@ -259,12 +278,23 @@ def read_flow(r: Reader, node, span) -> FlowDef:
         return FlowDef((), (), None, "turn", MAX_ROUNDS_DEFAULT, (), span)
     m = r.mapping(node, "flow", ("setup", "round", "end", "check_end", "max_rounds", "ranking"))
     steps = lambda key: tuple(s for s in (read_step(r, n) for n in r.sequence(m.get(key), key)) if s)
+    setup, round_steps = steps("setup"), steps("round")
+    seen: dict = {}
+    for step in setup + round_steps:
+        if step.name is None:
+            continue
+        if step.name in seen:
+            r.bag.error("E023", f"two flow steps are named `{step.name}`", step.span,
+                        notes=((seen[step.name], "the first is here"),),
+                        hint="a step's name tells it apart from the others: give each its own")
+        else:
+            seen[step.name] = step.span
     check = r.text(m.get("check_end"), "check_end", "turn")
     if check not in ("turn", "round"):
         r.bag.error("E018", f"check_end must be `turn` or `round`, not `{check}`", m.get("check_end").span)
     if m.get("end") is None:
         r.bag.error("E015", "`flow:` needs an `end:` condition", m.span)
-    return FlowDef(steps("setup"), steps("round"), r.expr(m.get("end"), "end"), check,
+    return FlowDef(setup, round_steps, r.expr(m.get("end"), "end"), check,
                    r.scalar(m.get("max_rounds"), "max_rounds", (int,), MAX_ROUNDS_DEFAULT),
                    tuple(r.expr(n, "a ranking term") for n in r.sequence(m.get("ranking"), "ranking")), m.span)
 

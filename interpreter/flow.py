@@ -243,6 +243,20 @@ def play_text(game, state: State, seat: int, text: str) -> State:
     return state
 
 
+def settle(game, state: State) -> None:
+    """Judge the open decisions again after the boards or values were set from outside (a test's position).
+
+    A waiting seat left without a legal move passes, as it would have when its
+    decision opened, and the flow goes on. Changes `state` in place.
+    """
+    state.moves_cache.clear()
+    for seat in sorted(state.pending):
+        if seat in state.pending and not legal_moves(game, state, seat):
+            state.log.append(["pass", seat])
+            _close(game, state, seat)
+    _advance(game, state)
+
+
 def _not_waiting(game, state, seat) -> str:
     if state.phase == "over":
         return "the game is over"

@@ -69,6 +69,7 @@ def _start(game, node):
                                seating=seating or tuple(range(count)))
     if node.get("position") is not None:
         apply_position(game, state, node.get("position"))
+        flow.settle(game, state)  # a player the position leaves without a legal move passes
     return state
 
 
