@@ -6,6 +6,8 @@ gives each name its run-time meaning.
 
 from __future__ import annotations
 
+import collections
+
 import itertools
 
 from boardrule.interpreter import fastpaths
@@ -387,6 +389,8 @@ def _kind_matches(ctx, shape, base, stand):
     kinds = ctx.state.kind[base >> CELL_BITS]
     known = ctx.game.static_attrs
     found = set()
+    if _too_few_pieces(ctx.game, shape, kinds, len(stand)):
+        return found
     for placement in _candidates(ctx.game, shape, kinds, stand):
         real = False
         for cell, symbol in placement.pairs:
@@ -399,6 +403,30 @@ def _kind_matches(ctx, shape, base, stand):
             if real:
                 found.add(tuple(base | c for c in placement.cells))
     return found
+
+
+def _too_few_pieces(game, shape, kinds, stand_ins: int) -> bool:
+    """True when the board lacks pieces a shape needs, even with every stand-in used.
+
+    Most patterns are far from complete on most boards: counting the board's
+    kinds once is cheaper than trying the placements one by one.
+    """
+    need = game.shape_needs.get(shape.name)
+    if need is None:
+        slots = game.placement_table(shape).placements
+        wanted = collections.Counter(symbol for _, symbol in slots[0].pairs if symbol in game.static_attrs) \
+            if slots else collections.Counter()
+        need = game.shape_needs[shape.name] = tuple(wanted.items())
+    if not need:
+        return False
+    missing = 0
+    for symbol, count in need:
+        have = kinds.count(symbol)
+        if have < count:
+            missing += count - have
+            if missing > stand_ins:
+                return True
+    return False
 
 
 def _candidates(game, shape, kinds, stand):
