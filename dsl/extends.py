@@ -279,9 +279,9 @@ def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: lis
     """One level down: each child entry replaces the base entry of that name whole."""
     shadows = shadows if shadows is not None else []
     marks = marks or {}
-    table = {key_identity(k.value): (k, v) for k, v in base.entries}
+    table = {key_identity(entry_name(section, k)): (k, v) for k, v in base.entries}
     for key, node in child.entries:
-        ident = key_identity(key.value)
+        ident = key_identity(entry_name(section, key))
         marked = (section, str(key.raw)) in marks
         if ident in table:
             overridden.append((key, table[ident][0]))
@@ -290,6 +290,27 @@ def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: lis
             shadows.append(Shadow(section, key, None, True))
         table[ident] = (key, node)
     return MapNode(tuple(table.values()), child.span)
+
+
+def entry_name(section: str, key: ScalarNode) -> object:
+    """What names an entry: its key, except that a definition ``near(c, k)`` is named ``near``.
+
+    So an extension replaces a base definition whatever it calls the
+    parameters, and ``override:`` or ``remove:`` may write ``define.near``.
+    """
+    if section == "define" and isinstance(key.value, str) and "(" in key.value:
+        return key.value.split("(", 1)[0].strip()
+    return key.value
+
+
+def _entry_names(section: str, sec_node: Node | None) -> dict:
+    """The entries of a section by the names a dotted path may give them (a definition: also by its name alone)."""
+    if not isinstance(sec_node, MapNode):
+        return {}
+    names = {str(k.raw): k for k, _ in sec_node.entries}
+    for key, _ in sec_node.entries:
+        names.setdefault(str(entry_name(section, key)), key)
+    return names
 
 
 def _take_marks(root: MapNode, bag: DiagnosticBag) -> tuple[MapNode, dict]:
@@ -341,12 +362,12 @@ def _take_listed_marks(root: MapNode, listed: Node | None, key: ScalarNode, mark
             continue
         section, name = parts
         sec_node = root.get(section)
-        names = {str(k.raw): k for k, _ in sec_node.entries} if isinstance(sec_node, MapNode) else {}
+        names = _entry_names(section, sec_node)
         if name not in names:
             bag.error("E129", f"`override` names `{item.value}`, but this file has no such entry", item.span,
                       hint=did_you_mean(name, names) if names else None)
             continue
-        marks[(section, name)] = (section, names[name])
+        marks[(section, str(names[name].raw))] = (section, names[name])
 
 
 def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: DiagnosticBag) -> None:
@@ -375,7 +396,7 @@ def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag) -> None:
         del table[by_name[section]]
         return
     sec_key, sec_node = table[by_name[section]]
-    names = {str(k.raw): k for k, _ in sec_node.entries} if isinstance(sec_node, MapNode) else {}
+    names = _entry_names(section, sec_node)
     if parts[1] not in names:
         what = f"section `{section}` of the base has no entry"
         _missing(bag, item, len(section) + 1, parts[1], names, what)

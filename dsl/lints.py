@@ -31,10 +31,12 @@ import attrs
 from boardrule.dsl import ast
 from boardrule.dsl import model as model_module
 from boardrule.dsl.diagnostics import Diagnostic
-from boardrule.dsl.extends import ENTRY_SECTIONS
+from boardrule.dsl.extends import ENTRY_SECTIONS, entry_name
 from boardrule.dsl.unparse import ast_equal, unparse
 
 _NODE_MODULES = (ast.__name__, model_module.__name__)
+#: Sections whose entries may be written as mappings, and so may say `override: true` inside.
+_MAPPING_ENTRIES = ("options", "pieces", "shapes", "actions", "decks", "vars", "player_vars")
 
 
 def lint_pack(pack) -> list[Diagnostic]:
@@ -259,12 +261,15 @@ class _Lints:
         for shadow in getattr(self.tree, "shadows", ()):
             if shadow.section not in ENTRY_SECTIONS:
                 continue
-            path = f"{shadow.section}.{shadow.key.raw}"
+            path = f"{shadow.section}.{entry_name(shadow.section, shadow.key)}"
+            listed = f"`override: [{path}]` at the top"
+            # `override: true` goes inside an entry written as a mapping; charts, definitions... take the list
+            how = f"add `override: true` to the entry (or {listed})" if shadow.section in _MAPPING_ENTRIES \
+                else f"add {listed}"
             if shadow.base_key is not None and not shadow.marked:
                 found.append(_warning(
                     "W841", f"`{path}` replaces the base pack's entry without saying `override`", shadow.key.span,
-                    hint=f"add `override: true` to the entry (or `override: [{path}]` at the top) if you mean it; "
-                         "rename it if you do not",
+                    hint=f"{how} if you mean it; rename it if you do not",
                     notes=((shadow.base_key.span, "the base's entry is here"),)))
             elif shadow.base_key is None and shadow.marked:
                 found.append(_warning("W842", f"`{path}` says `override`, but the base pack has no such entry",

@@ -38,7 +38,8 @@ machine's speed, so it is not.
 Written in `--seats` as `mcts` (50 iterations per decision, playouts of at
 most 10 moves), `mcts:200` (200 iterations), `mcts:0.5s` (half a second per
 decision), with more settings after further colons: `mcts:100:depth=20:c=1.0`
-(`depth=end` plays every playout to the end; `c` weighs exploration).
+(`depth=end` plays every playout to the end, `depth=0` judges by the scores
+at once; `c` weighs exploration; `playout=4` picks playout moves as above).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from boardrule.dsl.loader import MapNode, load_yaml_text
 from boardrule.dsl.pack import load_pack_text
 from boardrule.dsl.sections import read_pack
 from boardrule.interpreter import api
+from boardrule.interpreter.check import check_pack
 from boardrule.interpreter.game import compile_game
 from boardrule.interpreter.scenarios import _start, run_tests
 
@@ -47,8 +48,20 @@ def _ids(items):
     return [where for where, _ in items]
 
 
+def _pack_name(body):
+    return body.split("\n", 1)[0].removeprefix("# pack:").strip()
+
+
 @pytest.mark.parametrize("where,body", pack_blocks(), ids=_ids(pack_blocks()))
-def test_pack_examples_check_and_pass_their_tests(where, body):
+def test_pack_examples_check_and_pass_their_tests(where, body, tmp_path):
+    if re.search(r"^extends:", body, re.M):
+        # `extends` needs files: every pack example is written next to this one (`extends: tally.pack`)
+        for _, other in pack_blocks():
+            (tmp_path / f"{_pack_name(other)}.pack").write_text(other)
+        report = check_pack(tmp_path / f"{_pack_name(body)}.pack")
+        assert report.ok and not report.warnings, "\n".join(render(d) for d in report.diagnostics)
+        assert report.tests_run, "a pack example should carry a test"
+        return
     sources = SourceStore(read_disk=False)
     pack = load_pack_text(body, where, sources)
     game = compile_game(pack)

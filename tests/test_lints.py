@@ -182,3 +182,32 @@ def test_warnings_exit_0_unless_strict():
     assert strict.exit_code == 1 and "warning[W831]" in strict.output
     quiet = run("check", pack, "--no-lint", "--strict")
     assert quiet.exit_code == 0 and "W831" not in quiet.output
+
+
+def test_a_definition_is_replaced_whatever_its_parameters_are_called(tmp_path):
+    """A definition is named by its name alone: `near(cell, what)` replaces the base's `near(c, k)` (it was
+    E205, "names both a definition and a definition"), `override:` and `remove:` may write `define.near`,
+    and W841 gives the path and the one form of `override` a definition can take (it is not a mapping)."""
+    base = BASE + '  near stones: near(cell("B2"), stone)\ndefine:\n  near(c, k): count(adjacent(c) where kind == k)\n'
+    _pack(tmp_path, "base.pack", base)
+    child = "define:\n  near(cell, what): count(surrounding(cell) where kind == what)\n"
+    report = check_pack(_pack(tmp_path, "child.pack", "extends: base.pack\n" + child), run_pack_tests=False)
+    assert report.ok and codes(report) == Counter({"W841": 1}), "\n".join(render(d) for d in report.diagnostics)
+    warning = report.diagnostics[0]
+    assert warning.message.startswith("`define.near` replaces")
+    assert warning.hint.startswith("add `override: [define.near]` at the top if you mean it")
+    assert to_plain(load_pack_tree(tmp_path / "child.pack").root)["define"] == {
+        "near(cell, what)": "count(surrounding(cell) where kind == what)"}
+    for mark in ("define.near", '"define.near(cell, what)"'):
+        marked = _pack(tmp_path, "marked.pack", f"extends: base.pack\noverride: [{mark}]\n" + child)
+        report = check_pack(marked, run_pack_tests=False)
+        assert report.ok and not report.diagnostics, "\n".join(render(d) for d in report.diagnostics)
+    removed = _pack(tmp_path, "removed.pack", "extends: base.pack\nremove: [define.near, scoring.near stones]\n")
+    assert to_plain(load_pack_tree(removed).root)["define"] == {}
+
+
+def test_the_w841_hint_offers_override_true_only_where_an_entry_is_a_mapping():
+    hints = {d.message.split("`")[1]: d.hint for d in check_pack(LINTS / "shadow.pack").diagnostics
+             if d.code == "W841"}
+    assert hints["pieces.stone"].startswith("add `override: true` to the entry (or `override: [pieces.stone]`")
+    assert hints["charts.bonus"].startswith("add `override: [charts.bonus]` at the top if you mean it")

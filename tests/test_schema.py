@@ -137,8 +137,8 @@ def test_the_schema_knows_the_piece_keys_steps_and_expectations(schema):
     piece = schema["properties"]["pieces"]["additionalProperties"]["properties"]
     assert set(piece) - {"override"} == set(PIECE_KEYS)
     step = schema["definitions"]["step"]
-    assert {k for k in step["properties"] if k not in ("who", "repeat")} == set(STEP_KINDS)
-    assert [alt["required"][0] for alt in step["oneOf"]] == list(STEP_KINDS)
+    assert {k for k in step["properties"] if k not in ("who", "repeat", "name", "base")} == set(STEP_KINDS)
+    assert [alt["required"][0] for alt in step["oneOf"]] == list(STEP_KINDS) + ["base"]  # `- base: NAME`
     assert set(schema["definitions"]["test"]["properties"]["expect"]["properties"]) == set(EXPECT_SHAPES)
 
 
