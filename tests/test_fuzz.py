@@ -63,9 +63,9 @@ from boardrule.interpreter.values import RuleError
 ROOT = Path(__file__).resolve().parents[1]
 PACK_FILES = sorted((ROOT / "rulepacks").glob("*.pack")) + sorted((ROOT / "tests" / "packs").glob("*.pack"))
 PACK_TEXTS = {p.name: p.read_text(encoding="utf-8") for p in PACK_FILES}
-# The slowest packs to load and test (connect4; townies runs 65 scenarios on boards of 68
-# hexes): the fast run leaves them to the nightly one.
-SLOW_PACKS = {"connect4.pack", "townies.pack"}
+# The slowest packs to load and test (connect4; the games, whose tests run dozens of scenarios
+# each): the fast run leaves them to the nightly one.
+SLOW_PACKS = {"connect4.pack", "townies.pack", "tinytowns.pack", "villagers.pack"}
 FAST_PACKS = sorted(n for n in PACK_TEXTS if n not in SLOW_PACKS)
 FILE = "fuzz.pack"
 ALLOWED = (BoardruleError, RuleError)
