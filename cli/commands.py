@@ -39,7 +39,7 @@ def check(packs, fmt, no_tests, no_lint, strict):
             click.echo(render(d, sources))
             click.echo()
         for r in reports:
-            status = "ok" if r.ok else "FAILED"
+            status = "FAILED" if not r.ok else "FAILED (warnings, --strict)" if strict and r.warnings else "ok"
             tests = f"{r.tests_run} test" + ("" if r.tests_run == 1 else "s")
             click.echo(f"{r.pack}: {status} ({tests}, {r.seconds:.2f} s)")
         if diagnostics:

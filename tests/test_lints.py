@@ -180,6 +180,7 @@ def test_warnings_exit_0_unless_strict():
     assert run("check", pack).exit_code == 0
     strict = run("check", pack, "--strict")
     assert strict.exit_code == 1 and "warning[W831]" in strict.output
+    assert "FAILED (warnings, --strict)" in strict.output  # never "ok" on a failing run
     quiet = run("check", pack, "--no-lint", "--strict")
     assert quiet.exit_code == 0 and "W831" not in quiet.output
 
