@@ -1,8 +1,11 @@
 """`boardrule play`: games in the terminal, hot-seat with hidden information, with bots.
 
 Humans type a move in its notation (`play B2`) or its number in the menu,
-or a command: help, moves [TEXT], explain MOVE, score, undo, save [FILE],
-quit. Before a human's decision that shows what another human at the table
+or a command: help, moves [TEXT], explain MOVE, rules [NAME], status, score,
+undo, save [FILE], quit. Under the boards a screen shows the deck sizes and
+values that changed since that player's last screen (`status` shows them
+all), and `rules` draws the pieces' patterns and rules from the pack
+(`interpreter.rulesdoc`). Before a human's decision that shows what another human at the table
 must not see, the screen is cleared and waits for that player to press Enter,
 then shows only their view (`interpreter.views`). Ctrl-C and the end of the
 input offer to save (or save at once when nobody can answer): a game in
@@ -15,9 +18,9 @@ import sys
 
 import click
 
-from boardrule.cli.render import color_default, legend_text, picture_text, render_outcome, render_sheets
+from boardrule.cli.render import color_default, picture_text, render_outcome, render_sheets
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import api, flow, gamelog
+from boardrule.interpreter import api, flow, gamelog, rulesdoc
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.moves import move_label
@@ -29,6 +32,9 @@ PRIVATE_LOG = ("shuffle", "draw", "put")  # what only a spectator sees of the de
 HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Commands:
   moves [TEXT]   list the legal moves (those containing TEXT)
   explain MOVE   say why a move is not legal
+  rules [NAME]   the pieces in play with their patterns; with a NAME (a piece, its symbol, or an action),
+                 its pattern drawn and what it does
+  status         every value of the game, changed or not (a screen shows only what changed)
   score          the score sheets as they stand
   board          show the board again
   undo           take back your last decision (not past a roll, a draw or another player's move)
@@ -127,6 +133,8 @@ class Session:
         self.log_done = {}  # viewer -> how much of the log their screen has told
         self.held = {}  # viewer -> log entries not told yet: moves of a decision all make at once, still open
         self.shown = None  # (state, viewer) on the screen
+        self.seen = {}  # viewer -> (state on their last screen, the state its notes were compared with)
+        self.hinted = set()  # the seats whose first prompt has named `rules`
 
     # ------------------------------------------------------------ output
     def echo(self, text=""):
@@ -153,7 +161,6 @@ class Session:
     def _run(self) -> int:
         who = ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items())
         self.echo(f"{self.game.name}: {who}")
-        self.echo(legend_text(pictures.full_legend(self.game), self.color))
         if self.resumed:
             self.echo(f"resumed after {sum(1 for e in self.state.log if e[0] == 'move')} moves")
         while self.state.phase != "over":
@@ -186,8 +193,8 @@ class Session:
     def _viewer(self, seat):
         return seat if self.humans else None
 
-    def _screen(self, viewer) -> str:
-        pic = pictures.picture(self.game, self.state, viewer)
+    def _screen(self, viewer, since=None) -> str:
+        pic = pictures.picture(self.game, self.state, viewer, since=since)
         return picture_text(pic, self.color)
 
     def _private(self, seat) -> bool:
@@ -212,8 +219,17 @@ class Session:
             self.echo(line)
         if self.shown == key:
             return
+        last, since = self.seen.get(viewer, (None, None))
+        if last is not self.state:  # a new screen: its notes say what changed since the last one
+            since = last
+        self.seen[viewer] = (self.state, since)
         self.echo()
-        self.echo(self._screen(self._viewer(viewer)))
+        self.echo(self._screen(self._viewer(viewer), since))
+        hidden = pictures.unchanged(self.game, self.state, since) if since is not None else []
+        if hidden:
+            values = f"{len(hidden)} value{'s' if len(hidden) != 1 else ''} unchanged"
+            self.echo(f"({values} since your last screen: `status` shows all)" if self.humans
+                      else f"({values} since the last step)")
         self.shown = key
 
     def _events(self, viewer) -> list:
@@ -271,7 +287,12 @@ class Session:
             self._menu(moves, menu)
         else:
             self.echo(f"{len(moves)} legal moves, e.g. `{menu[0]}`: type `moves TEXT` to list those with TEXT")
-        self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, or `help`")
+        if seat not in self.hinted and self._ruled():
+            self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, `rules` (the pieces, their patterns "
+                      "and what they do) or `help`")
+        else:
+            self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, or `help`")
+        self.hinted.add(seat)
         while True:
             line = self._prompt(seat)
             if not line:
@@ -336,6 +357,10 @@ class Session:
             self._show(seat)
         elif word == "score":
             self._score(seat)
+        elif word == "status":
+            self._status(seat)
+        elif word == "rules":
+            self._rules(seat, rest, menu)
         elif word == "undo":
             return self._undo(seat)
         elif word == "save":
@@ -384,6 +409,106 @@ class Session:
         if self.game.private_vars:  # others' sheets could tell what they hold
             report = dict(report, players=[p for p in report["players"] if p["seat"] == repr(PLAYERS[seat])])
         self.echo(render_sheets(report).rsplit("\n", 1)[0] + "\n(so far; the game is not over)")
+
+    def _status(self, seat):
+        """Every deck's size and every value this player may see, changed or not."""
+        from boardrule.interpreter.views import view
+        state = view(self.game, self.state, seat)
+        lines = pictures.notes(self.game, state, every_deck=True)
+        self.echo("\n".join(lines) if lines else "  this game keeps no values besides the boards")
+
+    def _ruled(self) -> list:
+        """The piece kinds with rules of their own (a pattern, a placement rule, a score...)."""
+        return [p for p in self.game.model.pieces if rulesdoc.has_rules(self.game, p)]
+
+    def _rules(self, seat, name, menu):
+        """`rules`: the piece kinds in play, one line each; `rules NAME`: one piece kind or action in full."""
+        ruled = self._ruled()
+        if name.lower() == "all" and "all" not in {p.name for p in self.game.model.pieces}:
+            if ruled:
+                self._rule_lines(ruled, f"every piece with rules of its own ({len(ruled)}):")
+            shapes = rulesdoc.other_shapes(self.game)
+            if shapes:
+                self.echo("shapes (rows separated by `/`):")
+                width = min(max(len(s.name) for s in shapes), 16)
+                for shape in shapes:
+                    self.echo(f"  {shape.name.ljust(width)}  {rulesdoc.shape_line(shape)}")
+            return
+        if name:
+            found = rulesdoc.lookup(self.game, name)
+            if len(found) > 1:
+                names = ", ".join(t.name for t in found[:12]) + (", ..." if len(found) > 12 else "")
+                self.say(f"`{name}` may mean {names}: type more of the name")
+                return
+            if not found:
+                self.say(f"no piece or action is called `{name}`; `rules` lists the pieces in play")
+                return
+            topic = found[0]
+            if topic in self.game.model.actions:
+                self.echo(rulesdoc.to_text(rulesdoc.action_blocks(topic)))
+            elif topic in self.game.model.shapes:
+                self.echo(rulesdoc.to_text(rulesdoc.shape_blocks(self.game, topic)))
+            elif rulesdoc.has_rules(self.game, topic):
+                self.echo(rulesdoc.to_text(rulesdoc.piece_blocks(self.game, topic)))
+            else:
+                self.say(f"`{topic.name}` ({topic.symbol}) has no pattern or rule of its own: the moves that "
+                         "place it say what it does")
+            return
+        named = self._named(seat, menu)
+        shapes = [s for s in rulesdoc.other_shapes(self.game) if s.name in named]
+        if not ruled and not shapes:
+            example = menu[0].split()[0] if menu else next(iter(self.game.actions), "MOVE")
+            self.say(f"the pieces of this game have no rules of their own; `rules {example}` says what "
+                     f"a move `{example}` does")
+            return
+        now = [p for p in ruled if p.name in named]
+        if ruled and not now:
+            self._rule_lines(ruled, f"pieces with rules of their own ({len(ruled)}):")
+        elif now:
+            more = f"; `rules all` lists all {len(ruled)}" if len(now) < len(ruled) else ""
+            self._rule_lines(now, f"pieces in play (on the board, in the values or in your moves){more}:")
+        if shapes:
+            self.echo("shapes in play (rows separated by `/`):")
+            width = max(len(s.name) for s in shapes)
+            for shape in shapes:
+                self.echo(f"  {shape.name.ljust(width)}  {rulesdoc.shape_line(shape)}")
+        self.echo("(`rules NAME` draws one in full: its pattern every way it may be turned, and what it does)")
+
+    def _rule_lines(self, pieces, head):
+        self.echo(head)
+        say = rulesdoc.Phrases(self.game.model)
+        symbol = max(len(p.symbol) for p in pieces)
+        name = min(max(len(p.name) for p in pieces), 16)
+        for p in pieces:
+            self.echo(f"  {p.symbol.ljust(symbol)}  {p.name.ljust(name)}  {rulesdoc.piece_line(self.game, p, say)}"
+                      .rstrip())
+
+    def _named(self, seat, menu) -> set:
+        """The piece kinds and shapes this player's position names: on the boards, in the dice and values,
+        in the moves."""
+        from boardrule.interpreter.views import view
+        kinds = {p.name for p in self.game.model.pieces} | {s.name for s in self.game.model.shapes}
+        state = view(self.game, self.state, seat)
+        pic = pictures.picture(self.game, self.state, seat)
+        found = {c.kind for b in pic.boards for c in b.cells if c.kind} | {k for b in pic.boards for c in b.cells
+                                                                             for k in c.inner}
+
+        def walk(value):
+            if isinstance(value, str):
+                if value in kinds:
+                    found.add(value)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    walk(item)
+            elif isinstance(value, dict):
+                for item in value.values():
+                    walk(item)
+
+        walk(list(state.dice.values()))
+        walk(list(state.vars.values()))
+        walk([list(state.pvars[s].values()) for s in state.players])
+        walk([word for text in menu for word in text.replace("+", " ").split()])
+        return found
 
     def _explain(self, seat, text):
         if not text:

@@ -141,11 +141,6 @@ def render_state(game, state, viewer=None, color=False) -> str:
     return picture_text(pictures.picture(game, state, viewer), color)
 
 
-def render_legend(game, color=False) -> str:
-    """Every symbol of the pack."""
-    return legend_text(pictures.full_legend(game), color)
-
-
 # ------------------------------------------------------------------ sheets
 def render_sheets(report: dict) -> str:
     """Score sheets term by term, then the winner (from `api.score_report`)."""

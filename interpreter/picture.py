@@ -17,6 +17,10 @@ as text (`cli/render.py`), `to_svg` draws them by hand as squares or hexagons
 in the grid's offset layout, and `write_png` draws the same scene with
 matplotlib (the optional extra `boardrule[png]`).
 
+The notes under the boards leave out the decks only the setup uses
+(`decks_in_play`) and, given the state of the viewer's last screen
+(`since`), the values that have not changed since (`unchanged` names them).
+
 A piece's colour is the `display:` colour of its first variable attribute
 value that has one, else of its kind, else of its first fixed attribute
 value that has one (a `category`, say).
@@ -107,6 +111,7 @@ class Looks:
         self.symbol_sets = tuple(set(items) for items in getattr(game, "symbol_sets", {}).values())
         self.all_symbols = set(game.pack.checked.symbols.symbols)
         self._short = {}
+        self.play_decks = decks_in_play(game.model)
 
     def short(self, value) -> str:
         """An attribute value as drawn: the shortest prefix no other value of its symbol list shares."""
@@ -137,6 +142,44 @@ class Looks:
         return None
 
 
+def decks_in_play(model) -> set:
+    """The decks the rounds use: drawn from, shuffled or added to by a step of a round, by an action a round
+    step offers, or by a piece's trigger. The others only serve the setup: their size never changes after it."""
+    from boardrule.dsl import ast
+    names = {d.name for d in model.decks}
+    actions = {a.name: a for a in model.actions}
+    roots = []
+    for step in model.flow.round:
+        roots.append(step.effect)
+        roots += [actions[name].effect for name, _ in step.actions if name in actions]
+    roots += [effect for piece in model.pieces for _, effect in piece.triggers]
+    found = set()
+
+    def deck_names(node):
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                found.add(node.id)
+        elif attrs.has(type(node)):
+            for field in attrs.fields(type(node)):
+                deck_names(getattr(node, field.name))
+        elif isinstance(node, (tuple, list)):
+            for item in node:
+                deck_names(item)
+
+    def walk(node):
+        if isinstance(node, (ast.Draw, ast.Shuffle, ast.Put)):
+            deck_names(node.deck)
+        if attrs.has(type(node)):
+            for field in attrs.fields(type(node)):
+                walk(getattr(node, field.name))
+        elif isinstance(node, (tuple, list)):
+            for item in node:
+                walk(item)
+
+    walk(roots)
+    return found
+
+
 def looks(game) -> Looks:
     found = game.__dict__.get("_picture_looks")
     if found is None:
@@ -145,14 +188,17 @@ def looks(game) -> Looks:
 
 
 # ------------------------------------------------------------------ the model
-def picture(game, state, viewer=None, seats=None) -> Picture:
+def picture(game, state, viewer=None, seats=None, since=None) -> Picture:
     """The boards of `state` as `viewer` (a seat, or None for everything) sees them.
 
-    `seats` limits the boards drawn to those seats' (boards of their own only).
+    `seats` limits the boards drawn to those seats' (boards of their own only). With `since` (an earlier
+    state: the one on the viewer's last screen), the notes leave out the deck sizes and values that have
+    not changed since (`unchanged` names them).
     """
     if viewer is not None:
         from boardrule.interpreter.views import view
         state = view(game, state, viewer)
+        since = view(game, since, viewer) if since is not None else None
     look = looks(game)
     boards = []
     if game.shared_board:
@@ -162,7 +208,8 @@ def picture(game, state, viewer=None, seats=None) -> Picture:
             if seats is None or seat in seats:
                 boards.append(board_picture(game, state, game.board_of_seat(seat), f"{PLAYERS[seat]!r}'s board",
                                             seat))
-    return Picture(game.name, game.grid, tuple(boards), legend(game, boards, look), tuple(notes(game, state)))
+    return Picture(game.name, game.grid, tuple(boards), legend(game, boards, look),
+                   tuple(notes(game, state, since)))
 
 
 def board_picture(game, state, board, title="", seat=None) -> Board:
@@ -222,14 +269,6 @@ def legend(game, boards, look=None) -> tuple:
     return tuple(entries)
 
 
-def full_legend(game) -> tuple:
-    """Every piece symbol and region mark of the pack."""
-    look = looks(game)
-    entries = [LegendEntry(p.symbol, p.name, look.piece_color(p.name, ()), "piece") for p in game.model.pieces]
-    entries += [LegendEntry(look.marks[n], f"region {n}", look.colors.get(n), "region") for n in look.regions]
-    return tuple(entries)
-
-
 def _value_order(game, value):
     for index, items in enumerate(getattr(game, "symbol_sets", {}).values()):
         if value in items:
@@ -237,8 +276,12 @@ def _value_order(game, value):
     return (len(getattr(game, "symbol_sets", {})), 0, value)
 
 
-def notes(game, state) -> list:
-    """One line each: the round, the dice, the decks' sizes, the variables, each player's values."""
+def notes(game, state, since=None, every_deck=False) -> list:
+    """One line each: the round, the dice, the decks' sizes, the variables, each player's values.
+
+    Decks only the setup uses are left out (see `decks_in_play`) unless `every_deck`; with `since` (an
+    earlier state, seen by the same viewer), so are the deck sizes and values equal to those of `since`.
+    """
     lines = []
     if state.phase == "over":
         lines.append(f"round {state.round}, game over")
@@ -246,22 +289,50 @@ def notes(game, state) -> list:
         lines.append(f"round {state.round}")
     if state.dice:
         lines.append("dice: " + ", ".join(f"{name} {value_text(v)}" for name, v in state.dice.items()))
-    if state.decks:
-        lines.append("decks: " + ", ".join(f"{name} {len(cards)} card{'' if len(cards) == 1 else 's'}"
-                                           for name, cards in state.decks.items()))
-    shown = [f"{k} {value_text(v)}" for k, v in state.vars.items()]
-    if shown:
-        lines.append(", ".join(shown))
-    for seat in state.players:
-        values = [f"{k} {value_text(v)}" for k, v in state.pvars[seat].items() if v != HIDDEN]
-        points = sum(p for _, p in state.points[seat])
-        if state.points[seat]:
-            values.append(f"points so far {points}")
-        if seat in state.finished:
-            values.append("finished")
-        if values:
-            lines.append(f"{PLAYERS[seat]!r}: " + ", ".join(values))
+    for head, items in _note_items(game, state, every_deck):
+        shown = [text for key, text, _ in items
+                 if since is None or key is None or _value_at(since, key) != _value_at(state, key)]
+        if shown:
+            lines.append(head + ", ".join(shown))
     return lines
+
+
+def unchanged(game, state, since, every_deck=False) -> list:
+    """The deck sizes and values `notes(game, state, since)` leaves out because `since` had them too."""
+    if since is None:
+        return []
+    return [name for _, items in _note_items(game, state, every_deck) for key, _, name in items
+            if key is not None and _value_at(since, key) == _value_at(state, key)]
+
+
+def _note_items(game, state, every_deck) -> list:
+    """(line head, [(key, text, name)]): the notes' items, `key` to compare states by (None: always shown)."""
+    groups = []
+    play_decks = looks(game).play_decks
+    decks = [(name, cards) for name, cards in state.decks.items() if every_deck or name in play_decks]
+    if decks:
+        groups.append(("decks: ", [(("deck", name), f"{name} {len(cards)} card{'' if len(cards) == 1 else 's'}",
+                                    name) for name, cards in decks]))
+    groups.append(("", [(("var", k), f"{k} {value_text(v)}", k) for k, v in state.vars.items()]))
+    for seat in state.players:
+        items = [(("pvar", seat, k), f"{k} {value_text(v)}", f"{PLAYERS[seat]!r} {k}")
+                 for k, v in state.pvars[seat].items() if v != HIDDEN]
+        if state.points[seat]:
+            items.append((None, f"points so far {sum(p for _, p in state.points[seat])}", None))
+        if seat in state.finished:
+            items.append((None, "finished", None))
+        groups.append((f"{PLAYERS[seat]!r}: ", items))
+    return groups
+
+
+def _value_at(state, key):
+    if key[0] == "deck":
+        cards = state.decks.get(key[1])
+        return None if cards is None else len(cards)
+    if key[0] == "var":
+        return state.vars.get(key[1], HIDDEN)
+    values = state.pvars[key[1]] if key[1] < len(state.pvars) else {}
+    return values.get(key[2], HIDDEN)
 
 
 def value_text(value) -> str:

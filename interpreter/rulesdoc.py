@@ -13,13 +13,18 @@ step, charts as tables, options, scoring and the verdict.
 
 `rules_document` builds a small document (headings, paragraphs, tables,
 lists, preformatted text); `to_markdown` and `to_html` write it out. HTML
-output escapes every text that comes from the pack.
+output escapes every text that comes from the pack. The reference is made of
+per-topic parts that the terminal game reuses (`boardrule play`'s `rules`
+command): `piece_blocks`, `action_blocks` and `shape_blocks` for one piece
+kind, action or shape, `piece_line` and `shape_line` for one line each,
+`lookup` to find them by name, and `to_text` for plain text.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import textwrap
 
 import attrs
 
@@ -427,43 +432,112 @@ def _rule(label: str, words: tuple, node) -> tuple:
     return (Strong(label), ": ") + words + (" (rule: ", Code(code), ")")
 
 
+def patterns_of(game, piece) -> list:
+    """(attribute, shape name) of each pattern a piece kind is built from."""
+    shapes = {s.name for s in game.model.shapes}
+    return [(k, v) for k, (v, _) in piece.attributes.items() if isinstance(v, str) and v in shapes]
+
+
+def has_rules(game, piece) -> bool:
+    """Does the piece kind have rules of its own (a pattern, a placement rule, a score, marks, triggers)?"""
+    return bool(patterns_of(game, piece) or piece.place or piece.score or piece.marks or piece.triggers)
+
+
+def piece_blocks(game, piece, say=None, level: int = 3) -> list:
+    """One piece kind in full: a heading, its patterns drawn, where it may be placed, its score, marks, triggers."""
+    say = say or Phrases(game.model)
+    shapes = {s.name: s for s in game.model.shapes}
+    label = f", “{piece.score_label}”" if piece.score_label != piece.name else ""
+    blocks = [Heading(level, f"{piece.name} ({piece.symbol}{label})")]
+    for attr, shape_name in patterns_of(game, piece):
+        blocks.append(Para((Strong(attr), ": ", Code(shape_name))))
+        blocks += _shape_blocks(game, shapes[shape_name])
+    items = []
+    if piece.place is not None:
+        items.append(_rule("placed only where", say.condition(piece.place), piece.place))
+    if piece.score is not None:
+        label = f" (as “{piece.score_label}”)" if piece.score_label != piece.name else ""
+        items.append(_rule(f"scores at the end, each{label}", say.value(piece.score), piece.score))
+    for mark, expr in piece.marks.items():
+        if expr is not None:
+            items.append((Strong(f"marks {mark}"), ": ", Code(unparse(expr))))
+    if items:
+        blocks.append(Items(tuple(items)))
+    for event, effect in piece.triggers:
+        blocks += _effect_blocks((Strong(f"When {event}"), " (for each piece of this kind, ", Code("self"),
+                                  " its cell): "), effect)
+    return blocks
+
+
+def piece_line(game, piece, say=None) -> str:
+    """A piece kind in one line: its label, its pattern as drawn in the pack, where it may be placed."""
+    say = say or Phrases(game.model)
+    shapes = {s.name: s for s in game.model.shapes}
+    parts = [piece.score_label] if _folded(piece.score_label) != _folded(piece.name) else []
+    for _, shape_name in patterns_of(game, piece):
+        shape = shapes[shape_name]
+        parts.append("pattern " + (shape_line(shape) if shape.art else shape_name))
+    if piece.place is not None:
+        parts.append("placed only where " + inline_text(say.condition(piece.place)))
+    if not parts and piece.score is not None:
+        parts.append("scores " + inline_text(say.value(piece.score)))
+    return "; ".join(parts)
+
+
+def _folded(text: str) -> str:
+    return " ".join(str(text).lower().replace("_", " ").replace("'", "").split())
+
+
+def lookup(game, name: str) -> list:
+    """The piece kinds, actions and shapes `name` means: by name, symbol or label (any case, `_` or spaces),
+    else the names it begins. Pieces come as PieceDef, actions as ActionDef, shapes (those not a piece's
+    pattern) as ShapeDef; empty when nothing matches."""
+    model = game.model
+    folded = _folded(name)
+    topics = list(model.pieces) + list(model.actions) + other_shapes(game)
+    exact = [t for t in topics if _folded(t.name) == folded]
+    if exact:
+        return exact
+    symbols = [p for p in model.pieces if p.symbol == name.strip()]
+    if symbols:
+        return symbols
+    others = [p for p in model.pieces if p.symbol.lower() == folded or _folded(p.score_label) == folded]
+    others += [a for a in model.actions if a.label and _folded(a.label) == folded]
+    if others:
+        return others
+    return [t for t in topics if folded and _folded(t.name).startswith(folded)]
+
+
 def _pieces(game, model, say) -> list:
-    shapes = {s.name: s for s in model.shapes}
     blocks = []
     for p in model.pieces:
-        patterns = [(k, v) for k, (v, _) in p.attributes.items() if isinstance(v, str) and v in shapes]
-        if not (patterns or p.place or p.score or p.marks or p.triggers):
-            continue
-        label = f", “{p.score_label}”" if p.score_label != p.name else ""
-        blocks.append(Heading(3, f"{p.name} ({p.symbol}{label})"))
-        for attr, shape_name in patterns:
-            blocks.append(Para((Strong(attr), ": ", Code(shape_name))))
-            blocks += _shape_blocks(game, shapes[shape_name])
-        items = []
-        if p.place is not None:
-            items.append(_rule("placed only where", say.condition(p.place), p.place))
-        if p.score is not None:
-            label = f" (as “{p.score_label}”)" if p.score_label != p.name else ""
-            items.append(_rule(f"scores at the end, each{label}", say.value(p.score), p.score))
-        for mark, expr in p.marks.items():
-            if expr is not None:
-                items.append((Strong(f"marks {mark}"), ": ", Code(unparse(expr))))
-        if items:
-            blocks.append(Items(tuple(items)))
-        for event, effect in p.triggers:
-            blocks += _effect_blocks((Strong(f"When {event}"), " (for each piece of this kind, ", Code("self"),
-                                      " its cell): "), effect)
+        if has_rules(game, p):
+            blocks += piece_blocks(game, p, say)
     return [Heading(2, "Pieces and their rules")] + blocks if blocks else []
 
 
+def other_shapes(game) -> list:
+    """The shapes that are no piece kind's pattern (those a move or a die names)."""
+    patterns = {v for p in game.model.pieces for v, _ in p.attributes.values() if isinstance(v, str)}
+    return [shape for shape in game.model.shapes if shape.name not in patterns]
+
+
+def shape_blocks(game, shape, level: int = 3) -> list:
+    """One shape: a heading, the shape drawn, its legend and orientations."""
+    return [Heading(level, shape.name)] + _shape_blocks(game, shape)
+
+
+def shape_line(shape) -> str:
+    """A shape in one line, as the pack draws it (rows separated by `/`)."""
+    if shape.art:
+        return " / ".join(" ".join(row) for row in _art_rows(shape.art))
+    return "the cells (x, y) where " + unparse(shape.family)
+
+
 def _other_shapes(game, model) -> list:
-    patterns = {v for p in model.pieces for v, _ in p.attributes.values() if isinstance(v, str)}
     blocks = []
-    for shape in model.shapes:
-        if shape.name in patterns:
-            continue
-        blocks.append(Heading(3, shape.name))
-        blocks += _shape_blocks(game, shape)
+    for shape in other_shapes(game):
+        blocks += shape_blocks(game, shape)
     return [Heading(2, "Shapes")] + blocks if blocks else []
 
 
@@ -493,23 +567,29 @@ def _defines(model) -> list:
     return [Heading(2, "Terms"), Para(("Names the rules below use:",)), Items(items)]
 
 
+def action_blocks(action, level: int = 3) -> list:
+    """One action: its heading and label, what it chooses, when it may be taken, its effect, its notation."""
+    blocks = [Heading(level, action.name + (f": {action.label}" if action.label else ""))]
+    items = []
+    for name, domain in action.params:
+        items.append(("choose ", Code(name), " from ", Code(unparse(domain) if domain is not None else "?")))
+    if action.when is not None:
+        items.append(("only when ", Code(unparse(action.when))))
+    if items:
+        blocks.append(Items(tuple(items)))
+    if action.effect:
+        blocks += _effect_blocks(("Then: ",), action.effect)
+    notation = " ".join([action.name] + [name.upper() for name, _ in action.params])
+    blocks.append(Para(("Written as a move: ", Code(notation), ".")))
+    return blocks
+
+
 def _actions(model) -> list:
     if not model.actions:
         return []
     blocks = [Heading(2, "Actions")]
     for a in model.actions:
-        blocks.append(Heading(3, a.name + (f": {a.label}" if a.label else "")))
-        items = []
-        for name, domain in a.params:
-            items.append(("choose ", Code(name), " from ", Code(unparse(domain) if domain is not None else "?")))
-        if a.when is not None:
-            items.append(("only when ", Code(unparse(a.when))))
-        if items:
-            blocks.append(Items(tuple(items)))
-        if a.effect:
-            blocks += _effect_blocks(("Then: ",), a.effect)
-        notation = " ".join([a.name] + [name.upper() for name, _ in a.params])
-        blocks.append(Para(("Written as a move: ", Code(notation), ".")))
+        blocks += action_blocks(a)
     return blocks
 
 
@@ -670,6 +750,33 @@ def to_html(doc) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def inline_text(parts) -> str:
+    """Inline parts as plain text, code between backquotes (as the terminal writes moves and commands)."""
+    return "".join(f"`{p.text}`" if isinstance(p, Code) else p.text if isinstance(p, Strong) else str(p)
+                   for p in parts)
+
+
+def to_text(doc, width: int = 78) -> str:
+    """The document as plain text for a terminal: paragraphs wrapped, drawings indented, no markup."""
+    out = []
+    for block in doc:
+        if isinstance(block, Heading):
+            out.append(block.text)
+        elif isinstance(block, Para):
+            out.append(textwrap.fill(inline_text(block.parts), width, break_on_hyphens=False))
+        elif isinstance(block, Pre):
+            out.append(textwrap.indent(block.text, "    "))
+        elif isinstance(block, Table):
+            rows = [[inline_text(c) for c in row] for row in (block.headers,) + tuple(block.rows)]
+            widths = [max(len(r[i]) for r in rows) for i in range(len(block.headers))]
+            out.append("\n".join("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows))
+        elif isinstance(block, Items):
+            out.append("\n".join(textwrap.fill(inline_text(item), width, initial_indent=(
+                f"{i}. " if block.ordered else "- "), subsequent_indent="  ", break_on_hyphens=False)
+                for i, item in enumerate(block.items, 1)))
+    return "\n\n".join(out)
 
 
 def rules_text(game, fmt: str = "md") -> str:

@@ -17,6 +17,7 @@ from boardrule.dsl.pack import load_pack
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.api import open_game
 from boardrule.interpreter.check import check_pack
+from boardrule.interpreter import rulesdoc
 from boardrule.interpreter.rulesdoc import rules_document, to_html, to_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,6 +141,26 @@ def test_rules_of_an_unknown_pack_is_a_usage_error():
 def test_the_document_model_renders_both_ways():
     doc = rules_document(open_game("connect4"))
     assert to_markdown(doc).startswith("# Connect Four\n") and "<h1>Connect Four</h1>" in to_html(doc)
+
+
+def test_one_piece_drawn_by_the_same_functions_as_the_reference():
+    game = open_game("tinytowns")
+    cottage = rulesdoc.lookup(game, "cottage")[0]
+    blocks = rulesdoc.piece_blocks(game, cottage)
+    assert all(block in rules_document(game) for block in blocks)  # the reference is made of them
+    text = rulesdoc.to_text(blocks)
+    assert text.startswith("cottage (C, “Cottage”)\n") and "    .     wheat\n    brick glass" in text
+    assert "8 orientations" in text and "**" not in text and "\\_" not in text
+    assert rulesdoc.piece_line(game, cottage) == "pattern . wheat / brick glass"
+    assert [t.name for t in rulesdoc.lookup(game, "C")] == ["cottage"]
+    assert [t.name for t in rulesdoc.lookup(game, "Feast Hall")] == ["feast_hall"]
+    assert [t.name for t in rulesdoc.lookup(game, "fe")] == ["feast_hall"]
+    assert rulesdoc.lookup(game, "no such thing") == []
+    townies = open_game("townies")
+    bank = rulesdoc.lookup(townies, "BK")[0]
+    assert rulesdoc.piece_line(townies, bank).startswith("placed only where there is at least one of the adjacent")
+    assert [s.name for s in rulesdoc.lookup(townies, "worm")] == ["worm"]
+    assert rulesdoc.shape_line(rulesdoc.lookup(townies, "worm")[0]) == "X . / X . / X X"
 
 
 # ------------------------------------------------------------------ new

@@ -23,7 +23,7 @@ import boardrule.cli.picture  # noqa: F401  (registers render)
 from boardrule.cli.main import cli
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import api
+from boardrule.interpreter import api, flow
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.game import compile_game
 from boardrule.interpreter.geometry import column_letters, make_grid
@@ -315,3 +315,30 @@ def test_a_pack_without_display_draws_plainly():
     pic = pictures.picture(game, api.new_game(game, 2))
     assert all(c.color is None for b in pic.boards for c in b.cells)
     assert ET.fromstring(pictures.to_svg(pic)).tag == f"{SVG}svg"
+
+
+def test_notes_leave_out_the_setup_decks_and_what_did_not_change():
+    game = api.open_game("tinytowns")
+    assert pictures.looks(game).play_decks == {"resource_cards", "discards"}  # drawn from during rounds
+    assert pictures.looks(api.open_game("townies")).play_decks == set()  # drawn from during the setup only
+    state = api.new_game(game, 1, 4)
+    every = " ".join(pictures.notes(game, state, every_deck=True))
+    plain = " ".join(pictures.notes(game, state))
+    assert "monument_cards 15 cards" in every and "monument_cards" not in plain
+    assert "decks: resource_cards 12 cards, discards 0 cards" in plain and "in_play [cottage" in plain
+    assert pictures.notes(game, state, since=state) == []  # nothing changed: no values at all
+    assert "in_play" in pictures.unchanged(game, state, state)
+    later = flow.play_text(game, state, 0, "keep_monument architects_guild")
+    changed = pictures.notes(game, later, since=state)
+    assert "P1: my_monument architects_guild" in changed and not any("in_play" in line for line in changed)
+    assert "P1 my_monument" not in pictures.unchanged(game, later, state)
+
+
+def test_the_legend_names_only_what_the_boards_show():
+    game = api.open_game("tinytowns")
+    state = api.new_game(game, 1, 4)
+    assert pictures.picture(game, state).legend == ()  # an empty town
+    later = flow.play_text(game, state, 0, "keep_monument architects_guild")
+    later = flow.play_text(game, later, 0, "pick_card wood")
+    later = flow.play_text(game, later, 0, "place wood A1")
+    assert [(e.label, e.meaning) for e in pictures.picture(game, later).legend] == [("wd", "wood")]

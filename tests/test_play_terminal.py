@@ -225,3 +225,43 @@ def test_colour_in_a_terminal_and_not_with_no_color(tmp_path):
     answer(plain, "play B2")
     assert "\x1b[" not in plain.before
     assert quit_game(plain) == 0
+
+
+def test_rules_and_status_show_what_the_screen_leaves_out(tmp_path):
+    child = spawn(["tinytowns", "--seats", "human", "--seed", "4"], tmp_path)
+    prompt(child)
+    first = child.before
+    assert "`rules`" in first  # the first hint line names the command
+    assert "legend:" not in first  # an empty town: no list of every piece kind of the pack
+    assert "decks: resource_cards 12 cards, discards 0 cards" in first  # not the decks only the setup uses
+    assert "monument_cards" not in first and "in_play [cottage" in first
+    listed = answer(child, "rules")
+    assert any(line.startswith("C ") and " cottage " in line and line.endswith("pattern . wheat / brick glass")
+               for line in listed), listed
+    assert not any(" the_starloom " in line for line in listed)  # not in this game
+    drawn = answer(child, "rules cottage")
+    assert drawn[0] == "cottage (C, “Cottage”)" and "brick glass" in drawn and any("8 orientations" in line
+                                                                                    for line in drawn)
+    assert answer(child, "rules C") == drawn  # by its symbol too
+    assert answer(child, "rules zz") == ["no piece or action is called `zz`; `rules` lists the pieces in play"]
+    status = " ".join(answer(child, "status"))
+    assert "monument_cards 15 cards" in status and "in_play [cottage" in status
+    helped = " ".join(answer(child, "help"))
+    assert "rules [NAME]" in helped and "status" in helped
+    shown = answer(child, "1")  # keep a monument: the next screen says what changed, not the rest
+    assert "P1: my_monument architects_guild" in shown
+    assert not any("in_play" in line or line.startswith("decks:") for line in shown), shown
+    assert any(line.endswith("values unchanged since your last screen: `status` shows all)") for line in shown)
+    assert any(line.endswith("a move, or `help`") for line in shown)  # `rules` was named once
+    assert quit_game(child) == 0
+
+
+def test_rules_in_a_game_whose_pieces_have_none(tmp_path):
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    assert "`rules`" not in child.before
+    said = answer(child, "rules")
+    assert len(said) == 1 and "`rules drop`" in said[0]
+    drawn = answer(child, "rules drop")
+    assert drawn[0] == "drop" and "Written as a move: `drop CELL`." in drawn
+    assert quit_game(child) == 0
