@@ -274,13 +274,17 @@ def test_the_tutorial_has_every_step():
         assert any(needed in c for c in commands), f"the tutorial has no `{needed}`"
     whats = [d[1] for _, _, _, d in steps if d]
     assert whats.count("the whole file now") == 1 and whats[0] == "as boardrule new writes it"
-    assert all(d for _, kind, _, d in steps if kind not in ("sh", "text")), "a block of the tutorial says not what it is"
+    assert all(d for _, kind, _, d in steps if kind not in ("sh", "text")), "a tutorial block says not what it is"
     assert sum(1 for _, _, _, d in steps if d and d[1].startswith("excerpt of ")) == 2
 
 
 def test_following_the_tutorial_gives_a_working_variant(tmp_path, monkeypatch):
+    """From an empty folder, every step as the page says: the starter `boardrule new` writes is the one shown,
+    the pack built from the page's blocks is the whole file shown at the end, every command gives its exit code
+    and prints what the page shows (the diagnostics with their line:col, `ok (N tests`...)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "100")
+    ran = []
     last = None
     previous_kind = None
     for line, kind, body, directive in tutorial_steps():
@@ -297,6 +301,7 @@ def test_following_the_tutorial_gives_a_working_variant(tmp_path, monkeypatch):
                     f"tutorial.md:{line + offset}: `{command}` exited {result.exit_code}, expected {expected}\n"
                     f"{result.output}")
                 last = (command, result.output)
+                ran.append(command)
         elif kind == "text" and previous_kind == "sh":
             command, output = last
             verb = command.split()[1]
@@ -311,4 +316,5 @@ def test_following_the_tutorial_gives_a_working_variant(tmp_path, monkeypatch):
         elif directive:
             _follow_file_step(tmp_path, directive[0], directive[1], body, where)
         previous_kind = kind
-    assert last[0] == "boardrule check greater_towns.pack --strict" or " simulate " in f" {last[0]} "
+    commands = [c for _, kind, body, _ in tutorial_steps() if kind == "sh" for c in body.splitlines() if c.strip()]
+    assert len(ran) == len(commands) >= 10
