@@ -154,7 +154,7 @@ class Phrases:
             return self.filter(node.left) + (" and",) + self.filter(node.right)
         if isinstance(node, ast.BinOp) and node.op == "==" and isinstance(node.left, ast.Name) \
                 and node.left.id == "kind" and isinstance(node.right, ast.Name) and node.right.id in self.kinds:
-            return (" holding a ", Code(node.right.id))
+            return (" holding an " if node.right.id[:1] in "aeiou" else " holding a ", Code(node.right.id))
         if isinstance(node, ast.Name) and node.id in ("empty", "occupied"):
             return (f" that are {node.id}",)
         return (" where ",) + self.code(node)
@@ -228,7 +228,13 @@ def draw_grid(tokens: list[list], kind: str = "square", layout: str | None = Non
             shifted = kind == "hex" and (y % 2 == 1) == layout.endswith("odd")
             indent = " " * ((width + 1) // 2) if shifted else ""
             lines.append(margin(y) + indent + " ".join((t or blank).ljust(width) for t in row))
-    return "\n".join(line.rstrip() for line in lines if line.strip())
+    lines = [line.rstrip() for line in lines]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    # a blank line inside is a half row with no cell: kept, so a hex shape keeps its geometry
+    return "\n".join(lines)
 
 
 def draw_orientations(shape, per_line: int = 4) -> str:
@@ -341,6 +347,7 @@ def _components(model) -> list:
         blocks.append(Items(tuple(
             (Code(d.name), f": {sum(n for _, n in d.cards)} cards: "
              + ", ".join(f"{unparse(c)}" + (f" x{n}" if n != 1 else "") for c, n in d.cards if c is not None))
+            if sum(n for _, n in d.cards) else (Code(d.name), ": empty at the start (filled during the game)")
             for d in model.decks)))
     if model.vars or model.player_vars:
         blocks.append(Heading(3, "Values kept during the game"))
@@ -644,7 +651,8 @@ def _scoring(model, say) -> list:
     if ties:
         items = tuple(("fewer ", Code(unparse(t.operand))) if isinstance(t, ast.Negate)
                       else ("more ", Code(unparse(t))) for t in ties)
-        blocks += [Para(("The highest score wins; ties are broken by, in order:",)), Items(items, ordered=True)]
+        blocks += [Para(("The highest score wins; ties are broken by, in order:",)), Items(items, ordered=True),
+                   Para(("Players still equal after these share the win.",))]
     else:
         blocks.append(Para(("The highest score wins; players still equal share the win.",)))
     if model.verdict is not None:

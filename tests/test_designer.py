@@ -89,6 +89,45 @@ def test_a_hex_board_is_drawn_in_its_layout():
     assert "    A B C D E F G H I\n  1 .   .   .   .   .\n      .   .   .   .\n" in text
 
 
+HEX_SHAPE_PACK = """\
+game: {id: h, players: 1..2}
+board: {grid: hex flat-odd 3 x 3}
+pieces:
+  apple: {symbol: A}
+shapes:
+  hook: {art: X X / X . / X .}
+decks:
+  pile: {}
+actions:
+  put:
+    params:
+      at: placements(hook, cells where empty)
+    effect: |
+      for c in at { place apple at c }
+flow:
+  round: [{turns: [put]}]
+  end: count(cells where kind == apple) > 3
+  ranking: [-count(cells where empty)]
+"""
+
+
+def test_a_hex_shape_keeps_its_half_rows(tmp_path):
+    # the odd column sits half a row lower, as on the board: the empty half row between the
+    # second and third cells of column A is kept, else the column would look unevenly spaced
+    pack = tmp_path / "h.pack"
+    pack.write_text(HEX_SHAPE_PACK)
+    text = run("rules", pack).output
+    assert "```text\nX\n  X\nX\n\nX\n```" in text
+
+
+def test_remaining_ties_share_the_win_and_an_empty_deck_says_so(tmp_path):
+    pack = tmp_path / "h.pack"
+    pack.write_text(HEX_SHAPE_PACK)
+    text = run("rules", pack).output
+    assert "1. fewer `count(cells where empty)`\n\nPlayers still equal after these share the win." in text
+    assert "- `pile`: empty at the start" in text and "0 cards" not in text
+
+
 def test_a_pattern_is_drawn_in_every_orientation(tmp_path):
     text = run("rules", ROOT / "tests" / "packs" / "towns.pack").output
     assert "It may be turned or mirrored any way: 8 orientations; every orientation:" in text
