@@ -31,7 +31,6 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,7 +42,6 @@ import handwritten_tinytowns  # noqa: E402  (after the path is set)
 
 from boardrule.dsl.extends import bundled_pack_names, resolve_pack_path  # noqa: E402
 from boardrule.interpreter import bench  # noqa: E402
-from boardrule.interpreter.api import open_game  # noqa: E402
 
 TARGETS = {
     "tinytowns_ms": 5.0,  # a random Tiny Towns solo game, engine
@@ -76,7 +74,7 @@ def environment() -> dict:
 # ------------------------------------------------------------- measuring
 # the measuring itself lives in the library (boardrule.interpreter.bench, also behind `boardrule bench`)
 timed_runs = bench.timed_runs
-playouts = bench.playouts
+measure_playouts = bench.measure_playouts
 boardrule_command = bench.boardrule_command
 
 
@@ -117,16 +115,7 @@ def measure_pack(label, spec, players, test_pack, args, command) -> dict:
         entry["path"] = str(path)
     except Exception:  # noqa: BLE001  (reported, not fatal)
         pass
-    try:
-        start = time.perf_counter()
-        game = open_game(spec)
-        entry["open_ms"] = (time.perf_counter() - start) * 1000
-        entry["hash"] = game.pack_hash
-        entry["players"] = players if players is not None else game.players_range[0]
-        for agent in ("random", "greedy"):
-            entry[agent] = playouts(game, entry["players"], agent, args.games, args.seconds, args.warmup)
-    except Exception as exc:  # noqa: BLE001  (a broken pack is a finding, not a crash of the benchmark)
-        entry["error"] = f"{type(exc).__name__}: {exc}"
+    entry.update(measure_playouts(spec, players, ("random", "greedy"), args.games, args.seconds, args.warmup, label))
     try:
         entry["check"] = check_times(spec, args.repeats, command)
     except Exception as exc:  # noqa: BLE001

@@ -143,6 +143,18 @@ def startup(repeats: int = 3) -> dict:
 def measure_pack(spec: str, players: int | None = None, agents=("random",), games: int | None = None,
                  seconds: float = 1.0, repeats: int = 3, warmup: bool = True, name: str | None = None) -> dict:
     """Playouts, check time and start-up time of one pack; a pack that fails is reported, not raised."""
+    entry = measure_playouts(spec, players, agents, games, seconds, warmup, name)
+    try:
+        entry["check"] = check_time(spec, repeats)
+    except Exception as exc:  # noqa: BLE001
+        entry["check"] = {"error": f"{type(exc).__name__}: {exc}"}
+    entry["startup"] = startup_time(spec, repeats)
+    return entry
+
+
+def measure_playouts(spec: str, players: int | None = None, agents=("random",), games: int | None = None,
+                     seconds: float = 1.0, warmup: bool = True, name: str | None = None) -> dict:
+    """Open a pack and time random (or other) playouts of it; a pack that fails is reported, not raised."""
     entry = {"name": name or str(spec), "spec": str(spec)}
     try:
         start = time.perf_counter()
@@ -154,11 +166,6 @@ def measure_pack(spec: str, players: int | None = None, agents=("random",), game
             entry[agent] = playouts(game, entry["players"], agent, games, seconds, warmup)
     except Exception as exc:  # noqa: BLE001  (a broken pack is a finding, not a crash of the benchmark)
         entry["error"] = f"{type(exc).__name__}: {exc}"
-    try:
-        entry["check"] = check_time(spec, repeats)
-    except Exception as exc:  # noqa: BLE001
-        entry["check"] = {"error": f"{type(exc).__name__}: {exc}"}
-    entry["startup"] = startup_time(spec, repeats)
     return entry
 
 
