@@ -105,13 +105,7 @@ def welch(first, second) -> dict:
         return out
     a, b = v1 / n1, v2 / n2
     se = math.sqrt(a + b)
-    out["se"] = se
-    if se == 0:
-        out["p"] = 1.0 if out["diff"] == 0 else 0.0
-        out["ci"] = [out["diff"], out["diff"]]
-        out["beyond_noise"] = out["diff"] != 0
-        return out
-    df = (a + b) ** 2 / ((a * a / (n1 - 1) if a else 0.0) + (b * b / (n2 - 1) if b else 0.0))
+    df = (a + b) ** 2 / ((a * a / (n1 - 1) if a else 0.0) + (b * b / (n2 - 1) if b else 0.0)) if se else None
     return _t_result(out, out["diff"], se, df)
 
 
@@ -123,17 +117,14 @@ def paired(differences) -> dict:
     var = variance(values)
     if var is None:
         return out
-    se = math.sqrt(var / len(values))
-    out["se"] = se
-    if se == 0:
-        out["p"] = 1.0 if out["diff"] == 0 else 0.0
-        out["ci"] = [out["diff"], out["diff"]]
-        out["beyond_noise"] = out["diff"] != 0
-        return out
-    return _t_result(out, out["diff"], se, len(values) - 1)
+    return _t_result(out, out["diff"], math.sqrt(var / len(values)), len(values) - 1)
 
 
 def _t_result(out, diff, se, df) -> dict:
+    out["se"] = se
+    if se == 0:  # no spread: the difference is exact
+        out.update(p=1.0 if diff == 0 else 0.0, ci=[diff, diff], beyond_noise=diff != 0)
+        return out
     t = diff / se
     half = t_quantile(0.975, df) * se
     out.update(df=df, t=t, p=t_two_sided_p(t, df), ci=[diff - half, diff + half])
