@@ -16,6 +16,13 @@ from boardrule.dsl.diagnostics import BoardruleError, SourceStore, render
 from boardrule.interpreter.values import RuleError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a program whose reader went away
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 class BoardruleGroup(click.Group):
@@ -34,6 +41,9 @@ class BoardruleGroup(click.Group):
             sys.exit(EXIT_FINDINGS)
         except (click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # the reader stopped reading (`| head`): no message, as a shell would
+            _silence_stdout()
+            sys.exit(EXIT_BROKEN_PIPE)
         except Exception as err:  # an engine bug: say so plainly, trace only on request
             if os.environ.get("BOARDRULE_DEBUG"):
                 raise

@@ -106,3 +106,17 @@ def test_a_tampered_save_does_not_replay(tmp_path):
     save.write_text(json.dumps(data))
     tampered = run("replay", str(save), "--verify")
     assert tampered.exit_code == 1 and "does not replay" in tampered.output, tampered.output
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly():
+    """`boardrule ... | head`: exit 141 as a shell reports it, and no "internal error" on stderr."""
+    import subprocess
+    import sys
+    child = subprocess.Popen([sys.executable, "-c", "from boardrule.cli.main import main; main()",
+                              "play", "connect4", "--seats", "random,random", "--seed", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    child.stdout.readline()
+    child.stdout.close()  # the reader goes away while the game is still printing
+    stderr = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 141
+    assert "internal error" not in stderr and "Traceback" not in stderr
