@@ -333,9 +333,11 @@ def _steps(game, state):
 
 
 def _board_snapshot(state):
+    """What the others may see while a simultaneous step is open: the boards and values as it
+    began, and where the log stood (the moves after it are hidden from the other players)."""
     return ([list(b) for b in state.kind], [list(b) for b in state.owner], [dict(b) for b in state.attrs],
             [dict(b) for b in state.held], [dict(b) for b in state.tokens], [list(p) for p in state.points],
-            [dict(p) for p in state.pvars])
+            [dict(p) for p in state.pvars], len(state.log))
 
 
 def _close(game, state, seat):

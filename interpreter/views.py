@@ -27,12 +27,20 @@ def view(game, state: State, seat: int) -> State:
         for name in game.private_vars:
             if name in seen.pvars[other]:
                 seen.pvars[other][name] = HIDDEN
-    seen.log = [entry for entry in seen.log if not _private_entry(entry, seat)]
+    # a simultaneous step: the others' moves in it stay hidden until it closes (saves made
+    # before the log length was kept in the snapshot hide none)
+    began = state.snapshot[7] if state.snapshot is not None and len(state.snapshot) > 7 else len(seen.log)
+    seen.log = [entry for index, entry in enumerate(seen.log)
+                if not _private_entry(entry, seat) and not (index >= began and _others_move(entry, seat))]
     return seen
 
 
+def _others_move(entry, seat) -> bool:
+    return entry[0] == "move" and entry[1] != seat
+
+
 def _others_from_snapshot(game, seen, snapshot, seat):
-    kind, owner, attrs, held, tokens, points, pvars = snapshot
+    kind, owner, attrs, held, tokens, points, pvars = snapshot[:7]
     mine = game.board_of_seat(seat)
     for board in range(len(seen.kind)):
         if game.shared_board or board == mine:

@@ -55,8 +55,11 @@ def test_moves_made_at_once_are_hidden_until_everyone_has_moved():
     assert state.kind[0][0] == "stone"
     assert view(game, state, 1).kind[0][0] is None  # P2 does not see P1's stone yet
     assert view(game, state, 0).kind[0][0] == "stone"
+    moves_seen = lambda seat: [e for e in view(game, state, seat).log if e[0] == "move"]  # noqa: E731
+    assert moves_seen(1) == [] and moves_seen(0) == [["move", 0, "put A1"]]  # nor the move in the log
     state = flow.apply(game, state, flow.parse_move(game, state, 1, "put B2"))
     assert view(game, state, 1).kind[0][0] == "stone"  # the step is over: all is shown
+    assert len(moves_seen(1)) == 2
 
 
 def test_a_view_never_changes_the_state():
