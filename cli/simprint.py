@@ -143,7 +143,7 @@ def _body(report) -> list:
 def render_comparison(report: dict) -> str:
     first, second = report["compare"]
     diffs = report["differences"]
-    lines = ["Comparison: the same games through two packs (differences: second minus first)", ""]
+    lines = ["Comparison: the same games through two packs (differences: first minus second)", ""]
     for label, part in (("first", first), ("second", second)):
         lines += [f"[{label}] " + line if i == 0 else line for i, line in enumerate(_heading(part))]
     multi = first["settings"]["players"] > 1

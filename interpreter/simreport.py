@@ -18,7 +18,7 @@
   out of the difference.
 
 `compare(first, second)` puts two reports of the same plan through two packs
-side by side: the differences (second minus first) of mean scores, win
+side by side: the differences (first minus second) of mean scores, win
 rates, term means and game length, each with a 95% interval and whether it
 is beyond noise. Game g has the same seeds in both runs, so score, term and
 length differences are paired game by game. With many terms compared at once, about one in twenty
@@ -165,7 +165,8 @@ def _deal_differences(records, first, second) -> list:
 
 # ------------------------------------------------------------------ compare
 def compare(first: dict, second: dict, first_records, second_records) -> dict:
-    """Two reports of the same plan through two packs, and their differences (second minus first).
+    """Two reports of the same plan through two packs, and their differences (first minus second:
+    the pack simulated against the one it is compared with, a variant against its base).
 
     Game g of both runs has the same seeds and seating, so the differences
     are paired game by game (Student's t on the per-game differences): the
@@ -187,25 +188,25 @@ def compare(first: dict, second: dict, first_records, second_records) -> dict:
         if multi:
             a = [s for r in first_records for s in seats_of(r)]
             b = [s for r in second_records for s in seats_of(r)]
-            entry["wins"] = stats.rate_difference(sum(s["result"] == "win" for s in a), len(a),
-                                                  sum(s["result"] == "win" for s in b), len(b))
+            entry["wins"] = stats.rate_difference(sum(s["result"] == "win" for s in b), len(b),
+                                                  sum(s["result"] == "win" for s in a), len(a))
         diffs["agents"].append(entry)
         for label in labels:
             diffs["terms"].append({"agent": agent, "label": label, **_paired_games(
                 first_records, second_records, lambda r, label=label: _term_points(seats_of(r), label))})
     if multi:
         diffs["shared_first_place"] = stats.rate_difference(
-            sum(r["winners"] > 1 for r in first_records), len(first_records),
-            sum(r["winners"] > 1 for r in second_records), len(second_records))
+            sum(r["winners"] > 1 for r in second_records), len(second_records),
+            sum(r["winners"] > 1 for r in first_records), len(first_records))
     return {"compare": [first, second], "differences": diffs}
 
 
 def _paired_games(first_records, second_records, values) -> dict:
-    """Per game index: mean of values(record) in the second run minus in the first."""
+    """Per game index: mean of values(record) in the first run minus in the second."""
     before = {r["game"]: values(r) for r in first_records}
     pairs = []
     for record in second_records:
         a, b = before.get(record["game"]), values(record)
         if a and b:
-            pairs.append(stats.mean(b) - stats.mean(a))
+            pairs.append(stats.mean(a) - stats.mean(b))
     return stats.paired(pairs)

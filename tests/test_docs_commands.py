@@ -182,7 +182,7 @@ TUTORIAL_GAMES = 2
 _KEY_LINES = {
     "play": (r"Greater Towns: P1 random", r"    A B C D E", r"in_play \[cottage, .*, watchtower\], .*",
              r"    A  B  C  D  E", r"game over", r"P1: -?\d+ points", r"winner: P1"),
-    "simulate": (r"Comparison: the same games through two packs \(differences: second minus first\)",
+    "simulate": (r"Comparison: the same games through two packs \(differences: first minus second\)",
                  r"\[first\] Greater Towns \(greater_towns, pack .*\)",
                  r"\[second\] Tiny Towns \(tinytowns, pack .*\)", r"  \d+ games, 1 player, seats greedy, .*",
                  r"Mean score by agent", r"  greedy .*", r"Game length", r"  rounds .*",

@@ -273,10 +273,10 @@ def test_compare_finds_a_real_change_and_no_change(packs):
     diffs = data["differences"]
     assert diffs["method"] == "paired by game"
     for entry in diffs["agents"]:
-        assert entry["score"]["diff"] > 0 and entry["score"]["beyond_noise"]
+        assert entry["score"]["diff"] < 0 and entry["score"]["beyond_noise"]  # dicey minus dicey4
         assert set(entry["wins"]) == {"diff", "ci", "beyond_noise"}
     safe = [t for t in diffs["terms"] if t["agent"] == "random" and t["label"] == "safe"][0]
-    assert safe["beyond_noise"] and safe["diff"] > 0
+    assert safe["beyond_noise"] and safe["diff"] < 0
     assert not diffs["moves"]["beyond_noise"]
     same = run_json("simulate", packs / "dicey.pack", "--compare", packs / "dicey.pack", "--games", 20,
                     "--seats", "greedy,random")
