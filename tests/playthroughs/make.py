@@ -3,13 +3,18 @@
     python tests/playthroughs/make.py              # every bundled pack
     python tests/playthroughs/make.py connect4     # some packs only
 
-For each pack and each seed in SEEDS, random agents play a whole game and
-`<pack>-<seed>.json` (next to this script) records: the pack, the seed,
+For each pack and each seed in SEEDS, random agents play a whole game with
+the fewest players the pack allows, and `<pack>-<seed>.json` (next to this
+script) records: the pack, the seed,
 the players, every move with its seat and the number of legal moves that
 seat had, and the final scores. tests/test_playthroughs.py replays the
 moves and checks that the counts and scores are the same, so any change
 in the engine's behaviour shows up there. After an intended change, run
 this script again and review the diff of the files.
+
+TABLE_GAMES adds games at a fuller table, with options
+(`<pack>-table<seed>.json`): vacant seats, variants and modes that the
+fewest-players games never reach.
 """
 
 from __future__ import annotations
@@ -29,6 +34,12 @@ from boardrule.interpreter.values import PLAYERS
 
 HERE = Path(__file__).resolve().parent
 SEEDS = (1, 2, 3)
+#: pack -> (seed, players, options) of the games at a fuller table
+TABLE_GAMES = {
+    "townies": [(4, 3, {"mode": "full"})],           # 3 players at 5 seats: markers pass through vacant seats
+    "tinytowns": [(4, 3, {"variant": "town_hall"})],
+    "villagers": [(4, 2, {"tiny_tears": True})],
+}
 MAX_MOVES = 5_000
 
 
@@ -37,9 +48,9 @@ def agent_seed(seed: int, index: int) -> int:
     return seed * 100 + index
 
 
-def play(game, seed: int, pack: str | None = None) -> dict:
+def play(game, seed: int, pack: str | None = None, players: int | None = None, options: dict | None = None) -> dict:
     """One seeded game with random agents, as a playthrough record (`pack`: its bundled name)."""
-    state = initial_state(game, None, seed)
+    state = initial_state(game, players, seed, options or {})
     agents = {seat: make_agent("random", agent_seed(seed, i)) for i, seat in enumerate(state.players)}
     steps = []
     while state.phase != "over":
@@ -57,7 +68,7 @@ def play(game, seed: int, pack: str | None = None) -> dict:
         "engine_version": game.engine_version,
         "seed": seed,
         "players": len(state.players),
-        "options": {},
+        "options": options or {},
         "agents": f"random, seeded {seed} * 100 + player index",
         "steps": steps,  # [seat, number of legal moves of that seat, the move played]
         "scores": {repr(PLAYERS[s]): result.sheets[s].total for s in state.players},
@@ -94,6 +105,11 @@ def main(argv) -> int:
         for seed in SEEDS:
             record = play(game, seed, name)
             path = path_for(name, seed)
+            path.write_text(dumps(record), encoding="utf-8")
+            print(f"{path.name}: {len(record['steps'])} moves, scores {record['scores']}")
+        for seed, players, options in TABLE_GAMES.get(name, ()):
+            record = play(game, seed, name, players, options)
+            path = HERE / f"{name}-table{seed}.json"
             path.write_text(dumps(record), encoding="utf-8")
             print(f"{path.name}: {len(record['steps'])} moves, scores {record['scores']}")
     return 0
