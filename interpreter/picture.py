@@ -146,6 +146,7 @@ def decks_in_play(model) -> set:
     """The decks the rounds use: drawn from, shuffled or added to by a step of a round, by an action a round
     step offers, or by a piece's trigger. The others only serve the setup: their size never changes after it."""
     from boardrule.dsl import ast
+    from boardrule.dsl.lints import walk
     names = {d.name for d in model.decks}
     actions = {a.name: a for a in model.actions}
     roots = []
@@ -154,29 +155,9 @@ def decks_in_play(model) -> set:
         roots += [actions[name].effect for name, _ in step.actions if name in actions]
     roots += [effect for piece in model.pieces for _, effect in piece.triggers]
     found = set()
-
-    def deck_names(node):
-        if isinstance(node, ast.Name):
-            if node.id in names:
-                found.add(node.id)
-        elif attrs.has(type(node)):
-            for field in attrs.fields(type(node)):
-                deck_names(getattr(node, field.name))
-        elif isinstance(node, (tuple, list)):
-            for item in node:
-                deck_names(item)
-
-    def walk(node):
+    for node in walk(roots):
         if isinstance(node, (ast.Draw, ast.Shuffle, ast.Put)):
-            deck_names(node.deck)
-        if attrs.has(type(node)):
-            for field in attrs.fields(type(node)):
-                walk(getattr(node, field.name))
-        elif isinstance(node, (tuple, list)):
-            for item in node:
-                walk(item)
-
-    walk(roots)
+            found |= {n.id for n in walk(node.deck) if isinstance(n, ast.Name) and n.id in names}
     return found
 
 
