@@ -251,7 +251,7 @@ class EffectCompiler:
 
         def shuffle(ctx):
             name = deck(ctx)
-            ctx.state.rng.shuffle(ctx.state.decks[name])
+            ctx.state.rng.shuffle(ctx.state.own_deck(name))
             ctx.state.log.append(["shuffle", name])
         return shuffle
 
@@ -260,11 +260,10 @@ class EffectCompiler:
 
         def draw(ctx):
             name = deck(ctx)
-            cards = ctx.state.decks[name]
-            if not cards:
+            if not ctx.state.decks[name]:
                 raise RuleError(f"`draw` from an empty deck: `{name}` has no card left "
                                 f"(test `count(cards({name})) > 0` first)", node.span)
-            card = cards.pop()
+            card = ctx.state.own_deck(name).pop()
             ctx.state.log.append(["draw", name, card])
             ctx.env[var] = card
             body(ctx)
@@ -277,7 +276,7 @@ class EffectCompiler:
 
         def put(ctx):
             value, name = what(ctx), deck(ctx)
-            cards = ctx.state.decks[name]
+            cards = ctx.state.own_deck(name)
             # a list of cards goes one card after the other, in the list's order
             for card in (value if type(value) is tuple else (value,)):
                 if card is None or type(card) not in (str, int):
@@ -348,7 +347,10 @@ def fire(ctx, event, data):
         raise RuleError(f"triggers on `{event}` set each other off more than {MAX_TRIGGER_DEPTH} deep")
     for kind, effect in listeners:
         for board in range(len(state.kind)):
-            for index, here in enumerate(state.kind[board]):
+            kinds = state.kind[board]
+            if kind not in kinds:  # most boards hold no listener: one scan in C
+                continue
+            for index, here in enumerate(kinds):
                 if here != kind:
                     continue
                 owner = state.owner[board][index] if game.shared_board else board

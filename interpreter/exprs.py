@@ -67,14 +67,18 @@ class ExprCompiler:
         return lambda ctx: ctx.self_
 
     def name_prop(self, name, node):
-        read = functions.property_reader(self.game, name)
-        current = functions.current_cell
-        return lambda ctx: read(ctx, current(ctx))
+        return functions.current_reader(self.game, name)
 
     def name_relative(self, name, node):
         table = self.game.cell_tables[name]
         current = functions.current_cell
-        return lambda ctx: table[current(ctx)]
+
+        def f(ctx):
+            it = ctx.it  # a cell while filtering cells, none in a piece rule: skip current_cell's checks
+            if type(it) is int:
+                return table[it]
+            return table[ctx.self_] if it is None else table[current(ctx)]
+        return f
 
     def name_global(self, name, node):
         return lambda ctx: ctx.state.vars[name]
@@ -141,10 +145,10 @@ class ExprCompiler:
         return f
 
     def c_Where(self, node):
-        source, condition = self.compile(node.source), self.compile(node.condition)
-        fast = self._fast_cell_filter(node, source)
+        fast = self._fast_cell_filter(node)
         if fast is not None:
             return fast
+        source, condition = self.compile(node.source), self.compile(node.condition)
 
         def f(ctx):
             saved = ctx.it
@@ -157,18 +161,9 @@ class ExprCompiler:
             return tuple(out)
         return f
 
-    def _fast_cell_filter(self, node, source):
-        """`cells where kind == x` and the like: one test per cell on the board's kinds."""
-        if self.types.get(node.source) != CELLS:
-            return None
-        test = fastpaths.kind_predicate(self.game, self.resolved, node.condition)
-        if test is None:
-            return None
-
-        def f(ctx):
-            boards = ctx.state.kind
-            return tuple(cell for cell in source(ctx) if test(boards[cell >> CELL_BITS][cell & CELL_MASK]))
-        return f
+    def _fast_cell_filter(self, node):
+        """`cells where kind == x` and the like: set operations on the board's kinds (fastpaths.py)."""
+        return fastpaths.cell_filter(self, node)
 
     def c_Conditional(self, node):
         test, then, otherwise = (self.compile(n) for n in (node.condition, node.then, node.otherwise))
@@ -185,7 +180,32 @@ class ExprCompiler:
         op = BINARY[node.op]
         if node.op in ("<", "<=", ">", ">="):
             return self._ordered(node, op, left, right)
+        if node.op in ("==", "!="):
+            return self._equality(node, left, right)
         return lambda ctx: op(left(ctx), right(ctx))
+
+    def _equality(self, node, left, right):
+        """`==`/`!=`; against a constant (`colour == red`) the constant is bound
+        once, not read through a closure per cell (the operands keep their order)."""
+        equal = node.op == "=="
+        value = _constant_of(self.resolved, node.right)
+        if value is not _NOT_CONSTANT:
+            prop = self.resolved.get(node.left) if type(node.left).__name__ == "Name" else None
+            fused = (functions.current_comparison(self.game, prop[1], operator.eq if equal else operator.ne, value)
+                     if prop is not None and prop[0] == "prop" else None)
+            if fused is not None:
+                return fused
+            if equal:
+                return lambda ctx: left(ctx) == value
+            return lambda ctx: left(ctx) != value
+        value = _constant_of(self.resolved, node.left)
+        if value is not _NOT_CONSTANT:
+            if equal:
+                return lambda ctx: value == right(ctx)
+            return lambda ctx: value != right(ctx)
+        if equal:
+            return lambda ctx: left(ctx) == right(ctx)
+        return lambda ctx: left(ctx) != right(ctx)
 
     def _division(self, node, left, right):
         op = operator.floordiv if node.op == "/" else operator.mod
@@ -198,6 +218,15 @@ class ExprCompiler:
         return f
 
     def _ordered(self, node, op, left, right):
+        value = _constant_of(self.resolved, node.right)
+        if value is not _NOT_CONSTANT and value is not None:
+            def against_constant(ctx):  # `actions_left > 0`: the constant is bound once
+                a = left(ctx)
+                if a is None:
+                    return False
+                return op(a, value)
+            return against_constant
+
         def f(ctx):
             a, b = left(ctx), right(ctx)
             if a is None or b is None:
@@ -259,3 +288,22 @@ class ExprCompiler:
                     env.pop(p, None)
                 env.update(saved)
         return call
+
+
+
+_NOT_CONSTANT = object()
+_CONSTANT_VALUES = {("value", "none"): None, ("value", "true"): True, ("value", "false"): False}
+
+
+def _constant_of(resolved, node):
+    """The value of a literal, a symbol or none/true/false; _NOT_CONSTANT otherwise."""
+    kind = type(node).__name__
+    if kind in ("Number", "String"):
+        return node.value
+    if kind == "Name":
+        resolution = resolved.get(node)
+        if resolution == ("symbol", node.id):
+            return node.id
+        if resolution is not None and resolution[0] == "value":
+            return _CONSTANT_VALUES.get(resolution, _NOT_CONSTANT)
+    return _NOT_CONSTANT

@@ -135,23 +135,32 @@ def _action_moves_cached(game, state, seat) -> tuple:
         # the canonical order: actions as the pack declares them, then each
         # parameter's values in the order its list gives them (cells row by row)
         moves = []
+        ctx = game.ctx(state, me=PLAYERS[seat])
         for name in sorted(state.pending[seat].actions, key=game.action_index.__getitem__):
-            moves.extend(action_moves(game, state, seat, game.actions[name]))
+            moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
         cached = state.moves_cache[seat] = tuple(moves)
     return cached
 
 
-def action_moves(game, state, seat, action) -> list:
-    ctx = game.ctx(state, me=PLAYERS[seat])
+def action_moves(game, state, seat, action, ctx=None) -> list:
+    """The moves of one action for `seat`, in canonical order."""
+    if ctx is None:
+        ctx = game.ctx(state, me=PLAYERS[seat])
+    when = action.when
+    if when is not None and action.when_at == 0 and not when(ctx):
+        return []  # most actions are ruled out before any parameter is listed
+    params = action.params
+    if len(params) == 1:
+        return _one_parameter_moves(ctx, seat, action)
     found = []
 
     def expand(index, args):
-        if index == action.when_at and action.when is not None and not action.when(ctx):
+        if index == action.when_at and index and when is not None and not when(ctx):
             return
-        if index == len(action.params):
+        if index == len(params):
             found.append(Move(seat, action.name, tuple(args)))
             return
-        name, domain = action.params[index]
+        name, domain = params[index]
         for value in domain(ctx):
             ctx.env[name] = value
             args.append(value)
@@ -159,6 +168,22 @@ def action_moves(game, state, seat, action) -> list:
             args.pop()
         ctx.env.pop(name, None)
     expand(0, [])
+    return found
+
+
+def _one_parameter_moves(ctx, seat, action) -> list:
+    """`action_moves` for the common case of one parameter, without the recursion."""
+    (name, domain), = action.params
+    values = domain(ctx)
+    when = action.when if action.when_at == 1 else None
+    if when is None:
+        return [Move(seat, action.name, (value,)) for value in values]
+    env, found = ctx.env, []
+    for value in values:
+        env[name] = value
+        if when(ctx):
+            found.append(Move(seat, action.name, (value,)))
+    env.pop(name, None)
     return found
 
 

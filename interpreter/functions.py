@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections
 
 import itertools
+import operator
 
 from boardrule.interpreter import fastpaths
 from boardrule.interpreter import shapes as shape_lib
@@ -66,6 +67,78 @@ _CELL_READERS = {
     "x": lambda ctx, cell: ctx.game.grid.col(cell & CELL_MASK),
     "y": lambda ctx, cell: ctx.game.grid.row(cell & CELL_MASK),
 }
+
+def current_reader(game, name):
+    """A function (ctx) -> property `name` of the current cell (see current_cell).
+
+    Filters over cells read a bare property once per cell: when `it` is a
+    cell (an int) the reading is inlined, instead of a reader called on
+    current_cell's answer; anything else goes the general way.
+    """
+    read = property_reader(game, name)
+    if name == "kind":
+        def read_kind(ctx):
+            it = ctx.it
+            if type(it) is int:
+                return ctx.state.kind[it >> CELL_BITS][it & CELL_MASK]
+            return _kind(ctx, current_cell(ctx))
+        return read_kind
+    if name in _CELL_READERS or name in game.mark_names:
+        def read_current(ctx):
+            it = ctx.it
+            return read(ctx, it if type(it) is int else current_cell(ctx))
+        return read_current
+    static = game.static_attrs
+
+    def read_current_attribute(ctx):
+        it = ctx.it
+        if type(it) is not int:
+            return read(ctx, current_cell(ctx))
+        state, board, cell = ctx.state, it >> CELL_BITS, it & CELL_MASK
+        kind = state.kind[board][cell]
+        if kind is None:
+            return None
+        extra = state.attrs[board].get(cell)
+        if extra is not None and name in extra:
+            return extra[name]
+        return static[kind].get(name)
+    return read_current_attribute
+
+
+def current_comparison(game, name, op, value):
+    """`prop == value` (op is operator.eq or ne) on the current cell in one call,
+    or None for properties other than `kind` and piece attributes.
+
+    The answer for an empty cell and for each kind's own attribute is worked
+    out once; only a value set on the piece is compared per cell.
+    """
+    read = current_reader(game, name)
+    if name == "kind":
+        def kind_test(ctx):
+            it = ctx.it
+            if type(it) is not int:
+                return op(read(ctx), value)
+            return op(ctx.state.kind[it >> CELL_BITS][it & CELL_MASK], value)
+        return kind_test
+    if name in _CELL_READERS or name in game.mark_names:
+        return None
+    when_empty = op(None, value)
+    by_kind = {kind: op(attrs.get(name), value) for kind, attrs in game.static_attrs.items()}
+
+    def attribute_test(ctx):
+        it = ctx.it
+        if type(it) is not int:
+            return op(read(ctx), value)
+        state, board, cell = ctx.state, it >> CELL_BITS, it & CELL_MASK
+        kind = state.kind[board][cell]
+        if kind is None:
+            return when_empty
+        extra = state.attrs[board].get(cell)
+        if extra is not None and name in extra:
+            return op(extra[name], value)
+        return by_kind[kind]
+    return attribute_test
+
 
 PLAYER_PROPERTIES = {
     "cells": lambda ctx, p: ctx.game.board_cells[ctx.game.board_of_seat(p)],
@@ -166,6 +239,9 @@ def _fold(name, elements, values):
     return min(data) if name == "min" else max(data)
 
 
+_LIST_FOLDS = {"count": len, "any": bool, "none": operator.not_, "all": all}  # _fold of a list alone
+
+
 def compile_aggregate(compiler, node, pairwise):
     name = node.func
     if pairwise:
@@ -175,8 +251,14 @@ def compile_aggregate(compiler, node, pairwise):
     first = node.args[0]
     if type(first).__name__ == "Comprehension":
         return _comprehension(compiler, name, first)
+    fast = fastpaths.cell_aggregate(compiler, name, first, node.args[1] if len(node.args) > 1 else None)
+    if fast is not None:
+        return fast
     source = compiler.compile(first)
     if len(node.args) == 1:
+        fold = _LIST_FOLDS.get(name)
+        if fold is not None:
+            return lambda ctx: fold(source(ctx))
         return lambda ctx: _fold(name, source(ctx), None)
     body = compiler.compile(node.args[1])
 
@@ -265,8 +347,12 @@ def _border(compiler, node, args, kwargs):
     source = args[0]
 
     def f(ctx):
-        cells = set(source(ctx))
-        return tuple(sorted({n for c in cells for n in table[c]} - cells))
+        cells = source(ctx)
+        near = set()
+        for cell in cells:  # set.update takes each neighbour tuple whole
+            near.update(table[cell])
+        near.difference_update(cells)
+        return tuple(sorted(near))
     return f
 
 
@@ -306,23 +392,24 @@ def _base_of(ctx, cells):
 
 
 def _placements_on(ctx, shape, cells):
-    allowed = {c & CELL_MASK for c in cells}
-    base = _base_of(ctx, cells)
-    table = ctx.game.placement_table(shape)
-    # a placement's cells are ascending, and adding the board's base keeps them so
-    inside = allowed.issuperset
-    found = [tuple(base | c for c in p.cells) for p in table.placements if inside(p.cells)]
-    return tuple(sorted(set(found)))
+    # the table keeps its placements' cells as bitmasks, deduplicated and in sorted order
+    return ctx.game.placement_table(shape).within(_local_mask(cells), _base_of(ctx, cells))
+
+
+def _local_mask(cells):
+    """The cells' numbers on their boards as one bitmask (the board is dropped)."""
+    mask = 0
+    for c in cells:
+        mask |= _BIT[c & CELL_MASK]
+    return mask
+
+
+_BIT = tuple(1 << c for c in range(CELL_MASK + 1))  # a lookup beats a shift in `_local_mask`
 
 
 def _fits(compiler, node, args, kwargs):
     shape, cells = args
-
-    def f(ctx):
-        allowed = {c & CELL_MASK for c in cells(ctx)}
-        table = ctx.game.placement_table(shape(ctx))
-        return any(map(allowed.issuperset, (p.cells for p in table.placements)))
-    return f
+    return lambda ctx: ctx.game.placement_table(shape(ctx)).fits(_local_mask(cells(ctx)))
 
 
 def _placements(compiler, node, args, kwargs):
@@ -385,23 +472,29 @@ def _matches(compiler, node, args, kwargs):
 
 
 def _kind_matches(ctx, shape, base, stand):
-    """The common case inlined: slots name piece kinds (or anything)."""
+    """The common case: slots name piece kinds (or anything); see `_slot_index`."""
     kinds = ctx.state.kind[base >> CELL_BITS]
-    known = ctx.game.static_attrs
+    game = ctx.game
     found = set()
-    if _too_few_pieces(ctx.game, shape, kinds, len(stand)):
+    if _too_few_pieces(game, shape, kinds, len(stand)):
         return found
-    for placement in _candidates(ctx.game, shape, kinds, stand):
-        real = False
-        for cell, symbol in placement.pairs:
-            here = kinds[cell]
-            if here == symbol or symbol not in known:
-                real = True
-            elif cell not in stand:
-                break
-        else:
-            if real:
-                found.add(tuple(base | c for c in placement.cells))
+    placements, accepts = _slot_index(game, shape)
+    fits = (1 << len(placements)) - 1
+    if stand:
+        for cell, (by_kind, other), kind in zip(itertools.count(), accepts, kinds):
+            if cell not in stand:  # a stand-in fills any slot
+                fits &= by_kind.get(kind, other)
+    else:
+        for (by_kind, other), kind in zip(accepts, kinds):
+            fits &= by_kind.get(kind, other)
+    known = game.static_attrs
+    while fits:
+        low = fits & -fits
+        fits ^= low
+        placement = placements[low.bit_length() - 1]
+        # with stand-ins about, a match still needs one real piece
+        if not stand or any(kinds[c] == s or s not in known for c, s in placement.pairs):
+            found.add(tuple(base | c for c in placement.cells))
     return found
 
 
@@ -429,40 +522,34 @@ def _too_few_pieces(game, shape, kinds, stand_ins: int) -> bool:
     return False
 
 
-def _candidates(game, shape, kinds, stand):
-    """The placements worth testing: those whose first slot is met by the board.
+def _slot_index(game, shape):
+    """``(placements, accepts)``: ``accepts[cell]`` is ``(by_kind, other)``, bitmasks over
+    the placements (bit i for ``placements[i]``) that allow a piece of kind ``k`` on the
+    cell: ``by_kind.get(k, other)``.  A placement allows a cell it does not cover, a slot
+    that takes anything, and a slot naming the piece's kind.
 
-    Each placement is indexed once by its first slot (cell, kind): only the
-    placements anchored on a cell holding that kind, or on a stand-in, can match.
+    So the placements that fit a board are the and of one mask per cell: a few int
+    operations per cell instead of a test per slot of every placement.
     """
     index = game.anchor_index.get(shape.name)
     if index is None:
-        index = game.anchor_index[shape.name] = _anchor_index(game, shape)
-    by_kind, by_cell, unanchored = index
-    if unanchored:
-        return game.placement_table(shape).placements
-    candidates = []
-    for cell, kind in enumerate(kinds):
-        if kind is not None:
-            by_anchor = by_kind.get(kind)  # the placements whose first slot wants this kind, by cell
-            if by_anchor is not None:
-                here = by_anchor.get(cell)
-                if here:
-                    candidates.extend(here)
-    for cell in stand:
-        candidates.extend(by_cell.get(cell, ()))
-    return candidates
+        index = game.anchor_index[shape.name] = _build_slot_index(game, shape)
+    return index
 
 
-def _anchor_index(game, shape):
-    by_kind, by_cell, unanchored = {}, {}, False
-    for placement in game.placement_table(shape).placements:
-        cell, symbol = placement.pairs[0]
-        if symbol not in game.static_attrs:
-            unanchored = True  # a first slot that takes anything: test every placement
-        by_kind.setdefault(symbol, {}).setdefault(cell, []).append(placement)
-        by_cell.setdefault(cell, []).append(placement)
-    return by_kind, by_cell, unanchored
+def _build_slot_index(game, shape):
+    placements = game.placement_table(shape).placements
+    everything = (1 << len(placements)) - 1
+    other = [everything] * game.grid.size  # placements that take any kind on the cell
+    wanted = collections.defaultdict(dict)  # cell -> kind -> placements wanting that kind there
+    for i, placement in enumerate(placements):
+        for cell, symbol in placement.pairs:
+            if symbol in game.static_attrs:
+                other[cell] &= ~(1 << i)
+                wanted[cell][symbol] = wanted[cell].get(symbol, 0) | 1 << i
+    accepts = tuple(({kind: other[cell] | mask for kind, mask in wanted[cell].items()}, other[cell])
+                    for cell in game.grid.cells)
+    return placements, accepts
 
 
 def _general_matches(ctx, shape, base, stand, option, distinct):
@@ -484,6 +571,9 @@ def _allowed(compiler, node, args, kwargs):
     kind, cell = args
     game = compiler.game
 
+    if compiler.resolved.get(node.args[1]) == ("it", None):
+        return _allowed_here(game, kind)
+
     def f(ctx):
         rule = game.place_rules.get(kind(ctx))
         if rule is None:
@@ -494,6 +584,21 @@ def _allowed(compiler, node, args, kwargs):
             return bool(rule(ctx))
         finally:
             ctx.self_, ctx.it = saved_self, saved_it
+    return f
+
+
+def _allowed_here(game, kind):
+    """`allowed(k, it)`, as in `cells where allowed(k, it)`: `it` is read in place."""
+    def f(ctx):
+        rule = game.place_rules.get(kind(ctx))
+        if rule is None:
+            return True
+        saved_self, here = ctx.self_, ctx.it
+        ctx.self_, ctx.it = here, None
+        try:
+            return bool(rule(ctx))
+        finally:
+            ctx.self_, ctx.it = saved_self, here
     return f
 
 

@@ -221,9 +221,25 @@ class Placement:
     # (cell, symbol) pairs: iterating a ready tuple is ~3x faster than zip()
     # in the matching loops.
     pairs: tuple = attrs.field(init=False, eq=False, repr=False)
+    # bit c set for each cell c: whether the placement lies on a set of cells
+    # is then one int operation instead of a set test per call.
+    mask: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self):
         object.__setattr__(self, "pairs", tuple(zip(self.cells, self.symbols)))
+        object.__setattr__(self, "mask", cell_mask(self.cells))
+
+
+def cell_mask(cells: Iterable[int]) -> int:
+    """The cells as one int, bit ``c`` set for cell ``c``.
+
+    >>> bin(cell_mask([0, 2, 2]))
+    '0b101'
+    """
+    mask = 0
+    for c in cells:
+        mask |= 1 << c
+    return mask
 
 
 @attrs.frozen(eq=False)
@@ -235,6 +251,9 @@ class PlacementTable:
     shape: Shape
     placements: tuple
     by_cell: tuple = attrs.field(repr=False)
+    # "index" -> `_index()`, and base -> the distinct cell tuples or-ed with
+    # base; filled on first use by `within` and `fits`.
+    _cache: dict = attrs.field(init=False, factory=dict, repr=False)
 
     def touching(self, cells: Iterable[int]) -> tuple[int, ...]:
         """Indices of the placements covering any of ``cells``, ascending.
@@ -247,6 +266,75 @@ class PlacementTable:
         for c in cells:
             found.update(self.by_cell[c])
         return tuple(sorted(found))
+
+    def within(self, allowed: int, base: int = 0) -> tuple:
+        """The distinct cell tuples of the placements lying wholly on the
+        cells of mask ``allowed`` (bit ``c`` for cell ``c``), ascending, each
+        cell or-ed with ``base`` (which must share no bit with a cell number).
+
+        Equals ``tuple(sorted({tuple(base | c for c in p.cells) for p in
+        placements if set(p.cells) <= allowed cells}))``: the distinct cell
+        tuples are kept in the table's (sorted) order, and ``base | c ==
+        base + c`` keeps that order.
+
+        >>> t = compile_placements(make_grid("square", 3, 1), make_shape("d", "X X", "all"))
+        >>> t.within(0b011), t.within(0b111, base=1024)
+        (((0, 1),), ((1024, 1025), (1025, 1026)))
+        """
+        return tuple(itertools.compress(self._encoded(base), _bit_flags(self._fitting(allowed))))
+
+    def fits(self, allowed: int) -> bool:
+        """Whether some placement lies wholly on the cells of mask ``allowed``.
+
+        >>> compile_placements(make_grid("square", 3, 1), make_shape("d", "X X")).fits(0b101)
+        False
+        """
+        return bool(self._fitting(allowed))
+
+    def _fitting(self, allowed: int) -> int:
+        # Bit-parallel over the placements: those fitting are those covering no
+        # disallowed cell, so one or per disallowed cell replaces a test per placement.
+        _, covers, every_cell, every_placement = self._index()
+        blocked = 0
+        for cover in itertools.compress(covers, _bit_flags(every_cell & ~allowed)):
+            blocked |= cover
+        return every_placement & ~blocked
+
+    def _index(self) -> tuple:
+        """``(distinct, covers, every cell, every placement)``: the distinct cell
+        tuples in table order, and per grid cell the mask (bit i for
+        ``distinct[i]``) of those covering it."""
+        index = self._cache.get("index")
+        if index is None:
+            distinct: list = []
+            for p in self.placements:  # sorted, so equal cells are adjacent
+                if not distinct or distinct[-1] != p.cells:
+                    distinct.append(p.cells)
+            covers = [0] * self.grid.size
+            for i, cells in enumerate(distinct):
+                for c in cells:
+                    covers[c] |= 1 << i
+            index = self._cache["index"] = (tuple(distinct), tuple(covers),
+                                            (1 << self.grid.size) - 1, (1 << len(distinct)) - 1)
+        return index
+
+    def _encoded(self, base: int) -> tuple:
+        encoded = self._cache.get(base)
+        if encoded is None:
+            encoded = self._index()[0]
+            if base:
+                encoded = tuple(tuple(map(base.__or__, cells)) for cells in encoded)
+            self._cache[base] = encoded
+        return encoded
+
+
+_FLAG_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _bit_flags(mask: int) -> bytes:
+    """Byte i is 1 when bit i of ``mask`` (>= 0) is set, else 0: lets
+    `itertools.compress` select by a bitmask at C speed."""
+    return bin(mask)[:1:-1].encode().translate(_FLAG_BYTES)
 
 
 def _lattice_orientations(grid: Grid, shape: Shape) -> tuple:

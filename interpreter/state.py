@@ -1,8 +1,8 @@
 """The mutable part of a game: boards, variables, decks, dice, flow position.
 
 A State is plain data (lists, dicts, tuples, strings, ints), so a clone is a
-few list copies and the JSON round trip is exact. Only `interpreter.flow`
-changes a State, and only through moves.
+few list copies (deck lists are shared until changed) and the JSON round trip
+is exact. Only `interpreter.flow` changes a State, and only through moves.
 """
 
 from __future__ import annotations
@@ -15,34 +15,75 @@ FORMAT_VERSION = 1
 
 
 class LazyRandom:
-    """A seeded generator whose state is only copied into a live generator
-    when a chance step uses it: most states of a game never roll a die, and
-    cloning a live generator is a large part of the cost of a move."""
+    """A seeded generator that is cheap to clone.
 
-    __slots__ = ("_state", "_live")
+    Its state is a saved base state plus the calls made since (`_calls`), and
+    a live generator in that state is built only when a chance step rolls:
+    most states of a game never roll a die, and reading a live generator's
+    state out (625 words) is a large part of the cost of a move. A clone takes
+    the live generator over; the parent rebuilds one by replaying its calls
+    only if it is used again (saves, previews). Use it through attribute calls
+    (`rng.choice(...)`): a bound method kept across a `split` would move the clone's.
+    """
+
+    __slots__ = ("_base", "_calls", "_live")
+    MAX_CALLS = 64  # beyond, the live state becomes the new base: replays stay short
 
     def __init__(self, state):
-        self._state = state
-        self._live = None
+        self._base, self._calls, self._live = state, (), None
 
     @classmethod
     def seeded(cls, seed) -> "LazyRandom":
         return cls(random.Random(seed).getstate())
 
     def getstate(self):
-        return self._live.getstate() if self._live is not None else self._state
+        if not self._calls:
+            return self._base
+        state = self._generator().getstate()
+        self._base, self._calls = state, ()
+        return state
 
     def setstate(self, state):
-        self._state, self._live = state, None
+        self._base, self._calls, self._live = state, (), None
+
+    def split(self) -> "LazyRandom":
+        """An independent generator in the same state, for a clone: the live
+        generator (if any) moves to the copy, the one likely to roll next."""
+        copy = LazyRandom(self._base)
+        copy._calls, copy._live, self._live = self._calls, self._live, None
+        return copy
 
     def _generator(self) -> random.Random:
-        if self._live is None:
-            self._live = random.Random(0)
-            self._live.setstate(self._state)
-        return self._live
+        live = self._live
+        if live is None:
+            live = self._live = random.Random(0)
+            live.setstate(self._base)
+            for name, args, kwargs in self._calls:
+                try:
+                    getattr(live, name)(*args, **kwargs)
+                except Exception:  # it failed the first time too, after the same draws
+                    pass
+        return live
 
     def __getattr__(self, name):  # choice, shuffle, sample, random, randrange...
-        return getattr(self._generator(), name)
+        live = self._generator()
+        method = getattr(live, name)
+        if not callable(method):
+            return method
+
+        def call(*args, **kwargs):
+            if len(self._calls) >= self.MAX_CALLS:
+                self._base, self._calls = live.getstate(), ()
+            try:
+                return method(*args, **kwargs)
+            finally:  # lists are copied: what a call draws depends on their lengths, which may change later
+                self._calls += ((name, tuple(_frozen(a) for a in args),
+                                 {k: _frozen(v) for k, v in kwargs.items()}),)
+        return call
+
+
+def _frozen(value):
+    return list(value) if type(value) is list else value
 
 
 @attrs.define(eq=False)
@@ -70,7 +111,7 @@ class State:
     pvars: list  # per seat: {name: value}
     points: list  # per seat: list of [label, value]
     dice: dict
-    decks: dict  # name -> list, top of the deck last
+    decks: dict  # name -> list, top of the deck last; shared with clones: change one only through own_deck
     rng: random.Random
     phase: str = "setup"  # setup, round, over
     step: int = 0
@@ -87,16 +128,33 @@ class State:
     moves_cache: dict = attrs.field(factory=dict, eq=False, repr=False, metadata={"transient": True})
     # moves made in the step now open, as (phase, round, step, count): a guard against endless repeats
     step_moves: tuple = attrs.field(default=("", 0, 0, 0), eq=False, repr=False, metadata={"transient": True})
+    # the decks whose list no clone shares (see own_deck)
+    owned_decks: set = attrs.field(factory=set, eq=False, repr=False, metadata={"transient": True})
+
+    def own_deck(self, name) -> list:
+        """Deck `name`'s list, safe to change in place.
+
+        A clone shares its parent's deck lists (most decks never change after
+        setup), so the first change of a deck in either copies it first.
+        """
+        cards = self.decks[name]
+        if name not in self.owned_decks:
+            cards = self.decks[name] = list(cards)
+            self.owned_decks.add(name)
+        return cards
 
     def clone(self) -> "State":
-        rng = LazyRandom(self.rng.getstate())
+        rng = self.rng.split() if type(self.rng) is LazyRandom else LazyRandom(self.rng.getstate())
+        self.owned_decks.clear()  # the deck lists are shared from now on
+        pending = {}
+        for seat, p in self.pending.items():
+            pending[seat] = Pending(p.actions, p.repeat, p.choice, p.moved, p.required)
         return State(
             self.seats, self.players, self.options,
             [list(b) for b in self.kind], [list(b) for b in self.owner],
             [dict(b) for b in self.attrs], [dict(b) for b in self.held], [dict(b) for b in self.tokens],
             dict(self.vars), [dict(p) for p in self.pvars], [list(p) for p in self.points],
-            dict(self.dice), {k: list(v) for k, v in self.decks.items()}, rng,
-            self.phase, self.step, self.round, self.queue,
-            {s: Pending(p.actions, p.repeat, p.choice, p.moved, p.required) for s, p in self.pending.items()},
+            dict(self.dice), dict(self.decks), rng,
+            self.phase, self.step, self.round, self.queue, pending,
             list(self.finished), list(self.log), self.steps_run, 0, self.snapshot,
             step_moves=self.step_moves)

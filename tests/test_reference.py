@@ -112,6 +112,40 @@ SCORING = {
     "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens()) then 1 else 0)",
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)",
+    # conditions on a cell's kind and own attributes (interpreter/fastpaths.py): sets of kinds,
+    # per-piece attributes, values read once per call, whole boards and lists of cells
+    "kind sets any none": "(if any(cells where kind == ruby or kind == rock) then 1 else 0)"
+                          " + (if none(cells where empty) then 2 else 0) + (if any(cells where category == stone) then 4"
+                          " else 0) + (if none(cells where kind != tree and not empty) then 8 else 0)",
+    "kind sets count": "count(cells where empty or category == plant) + 10 * count(cells where kind != jade and"
+                       " occupied) + 100 * count(cells where weight > 2) + 1000 * count(cells where not (weight <= 1))"
+                       " + 10000 * count(cells where height < 5) + 100000 * count(cells where 1 <= height)",
+    "kind sets combined": "count(cells where kind == tree or kind != ruby) + 10 * count(cells where kind != rock or"
+                          " category == gem) + 100 * count(cells where category == gem and kind != jade)"
+                          " + 1000 * count(cells where not (occupied and kind != tree) and not empty)"
+                          " + 10000 * count(cells where kind != jade and category == gem)"
+                          " + 100000 * count(cells where category == gem and weight > 1)",
+    "kind sets body": "(if all(cells, occupied) then 1 else 0) + (if all(cells, kind != rock) then 2 else 0)"
+                      " + 4 * count(cells, weight >= 3 or empty) + 40 * count(cells, not empty and not rare)"
+                      " + (if any(cells, category == spirit) then 400 else 0) + (if none(cells, rare) then 800 else 0)",
+    "kind sets members": "count(cells where category in [gem, plant]) + 10 * count(cells where kind not in [ruby, tree])"
+                         " + 100 * count(cells where rare == none) + 1000 * count(adjacent(cell(\"C3\")) where rare)",
+    "kind sets of a list": "count(home where occupied and category != gem) + 10 * count(row(cell(\"B2\")), empty or rare)"
+                           " + (if any(middle where kind == tree) then 100 else 0) + (if none(home + middle where empty)"
+                           " then 200 else 0) + (if all(middle, category == gem) then 400 else 0)",
+    "own attributes": "count(cells where colour == red) + 10 * count(cells where colour != green and occupied)"
+                      " + (if any(cells where empty or colour == blue) then 100 else 0) + (if none(adjacent(cell(\"C3\"))"
+                      " where colour == grey) then 200 else 0) + 400 * count(middle, colour == red and not rare)"
+                      " + (if all(home, colour != blue) then 4000 else 0) + (if all(adjacent(cell(\"B2\")),"
+                      " colour == green or empty) then 8000 else 0) + (if all(home, rare) then 16000 else 0)",
+    "values read once": "sum(count(cells where kind == c.kind) for c in cells where occupied)"
+                        " + 100 * sum(count(cells where colour == c.colour and category == c.category) for c in middle)"
+                        " + 1000 * count(kinds where has(it)) + 10000 * count(cells where kind == gem_of(me.mark))",
+    "partly the kind": "count(cells where empty or value > 2) + 10 * count(cells where kind == tree and it in home)"
+                       " + 100 * count(cells where colour == green or it in middle) + 1000 * count(gems)",
+    "player boards": "count(left.cells where category == gem) + 10 * count(me.cells, empty)"
+                     " + (if any(left.cells where kind == ruby or colour == blue) then 100 else 0)"
+                     " + (if none(right.cells where empty) then 200 else 0)",
     # players
     "players": "count(players) * 10 + count(others) + me.seat * 100",
     "left right": "left.gold - right.gold + left.seat * 10 + right_of(left).seat * 100 + left_of(me).seat",
@@ -127,11 +161,21 @@ SCORING = {
     "deck cards": "count(cards(pile)) * 10 + count(cards(pile) where it == ruby) + (if count(cards(pile)) > 0 then "
                   "(if cards(pile)[0] == jade then 100 else 200) else 0)",
     "marks": "count(middle where shaded) + (if cell(\"A1\").shaded then 10 else 0)",
+    # a property compared with a constant, per cell (exprs.py _equality, functions.py current_comparison)
+    "property against constant": "sum(cells, if colour == red then 1 else 0) + sum(cells, if green != colour then 10 else 0)"
+                                 " + sum(cells, if kind == tree then 100 else 0) + count(kinds where colour == green) * 1000",
+    "constants compared": "sum(cells, if rare == true then 1 else 0) + sum(cells, if colour == none then 10 else 0)"
+                          " + sum(cells, if value != 2 then 100 else 0) + sum(cells, if kind == none then 1000 else 0)",
+    "allowed where": "count(cells where allowed(jade, it)) * 100 + count(border(cells where occupied) where allowed(rock, it))",
+    "allowed keeps it": "sum(cells where occupied, if allowed(rock, it) then value else 1)",
 }
 
 # Top level, any type: the items of the `verdict:` list.
 VALUES = {
     "cells list": "cells where occupied",
+    "kind set lists": "(cells where kind != ruby) + (left.cells where category == gem or empty) + (home where rare)"
+                      " + (cells where colour == green) + (middle where not (colour == red)) + gems",
+    "prefiltered lists": "(cells where occupied and it in home) + (cells where empty or it in middle)",
     "where nested list": "cells where count(adjacent where occupied) >= 2",
     "groups list": "groups(cells where occupied)",
     "border list": "border(home)",
@@ -174,6 +218,11 @@ WITH_SELF = {
     "self score": "left.score * 100 + right.score",
     "self held": "count(held()) + count(tokens())",
     "self define": "near(self, jade)",
+    "self kind sets": "count(cells where kind == self.kind) * 10 + count(surrounding where colour == self.colour)"
+                      " + (if any(cells where kind != self.kind and occupied) then 100 else 0)",
+    "self kind filter": "cells where kind == self.kind or (empty and it in home)",
+    "self equals": "(if colour == red then 1 else 0) + (if kind != jade then 10 else 0) + (if none == colour then 100 else 0)",
+    "self allowed rule": "allowed(jade, self) and not allowed(rock, self)",
 }
 
 # Disagreements between the two paths: name -> (needs self, board, expression, scenario, what is wrong).
@@ -224,13 +273,15 @@ symbols:
   colours: [red, green, grey, blue]
 pieces:
   ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value]}}
-  jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value]}}
-  rock: {{colour: grey, category: stone, value: 0, weight: 5, variable: [colour, value]}}
+  jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red)}}
+  rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],
+          place: count(adjacent where occupied) >= 2}}
   tree:
     colour: green
     category: plant
     value: 1
     weight: 3
+    rare: false
     variable: [colour, value]
     score: count(adjacent where kind == tree) + (if occupied then value else 0)
     marks: {{shaded: surrounding}}
@@ -264,6 +315,9 @@ define:
   near(c, k): count(adjacent(c) where kind == k)
   worth(c): if c.empty then 0 else c.value * c.weight
   greens: cells where colour == green
+  gems: cells where category == gem
+  has(k): any(cells where kind == k)
+  gem_of(k): if k.category == gem then k else none
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
@@ -353,7 +407,7 @@ def positions(draw, setup):
     state.options = {"generous": draw(st.booleans()), "target": draw(st.integers(0, 5))}
     face = draw(st.none() | st.integers(1, 6))
     state.dice = {} if face is None else {"d6": face}
-    del state.decks["pile"][:draw(st.integers(0, 5))]
+    del state.own_deck("pile")[:draw(st.integers(0, 5))]  # a clone shares its deck lists
     me = PLAYERS[draw(st.sampled_from(seats))]
     self_cell = encode(game.board_of_seat(me), draw(st.sampled_from(game.grid.cells)))
     return state, me, self_cell

@@ -1,17 +1,20 @@
 """Tests for boardrule.interpreter.shapes."""
 
 import itertools
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardrule.interpreter import functions
 from boardrule.interpreter.geometry import AXIAL_DIRECTIONS, HEX_LAYOUTS, axial_to_offset, make_grid
 from boardrule.interpreter.shapes import (
     Match, Placement, ShapeArtError, art_positions, compile_placements, explain,
     family_shape, find_anywhere, find_matches, make_shape, normalise, orientations,
     parse_art, to_lattice,
 )
+from boardrule.interpreter.values import CELL_BITS
 
 
 def contents_test(grid, contents):
@@ -344,3 +347,89 @@ def test_transposed_board_has_as_many_placements(w, h, cells):
     shape = make_shape("s", [(x, y, "X") for x, y in sorted(cells)], "all")
     count = len(compile_placements(make_grid("square", w, h), shape).placements)
     assert count == len(compile_placements(make_grid("square", h, w), shape).placements)
+
+
+# ------------------------------------------------------------ fast paths against plain code
+# `PlacementTable.within`/`fits` and the engine's `placements`/`matches` work on
+# bitmasks; these pin them to the obvious set-based versions.
+def plain_within(table, allowed, base=0):
+    return tuple(sorted({tuple(base | c for c in p.cells) for p in table.placements if set(p.cells) <= allowed}))
+
+
+@st.composite
+def allowed_cells(draw, grid):
+    return draw(st.sets(st.sampled_from(grid.cells)) | st.just(set(grid.cells)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards_and_shapes(), st.data())
+def test_within_and_fits_agree_with_sets(board_and_shape, data):
+    grid, shape = board_and_shape
+    table = compile_placements(grid, shape)
+    allowed = data.draw(allowed_cells(grid))
+    base = data.draw(st.sampled_from([0, 1 << 10, 3 << 10]))
+    mask = sum(1 << c for c in allowed)
+    assert table.within(mask, base) == plain_within(table, allowed, base)
+    assert table.within(mask) == plain_within(table, allowed)  # a cached encoding for base 0 too
+    assert table.fits(mask) == any(set(p.cells) <= allowed for p in table.placements)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["square", "hex"]), st.integers(4, 9), st.integers(4, 9),
+       st.sampled_from(["X X / X .", "X . / X . / X X", "X X X", "X X / X X"]), st.data())
+def test_within_on_bigger_boards(kind, w, h, art, data):
+    grid = make_grid(kind, w, h)
+    table = compile_placements(grid, make_shape("s", art, "all", kind=kind))
+    allowed = data.draw(allowed_cells(grid))
+    assert table.within(sum(1 << c for c in allowed), 2 << 10) == plain_within(table, allowed, 2 << 10)
+
+
+def fake_ctx(grid, kinds, board):
+    """Just what the engine's shape functions read from a context."""
+    game = SimpleNamespace(grid=grid, static_attrs={"a": {}, "b": {}, "c": {}}, shape_needs={}, anchor_index={},
+                           placement_table=lambda shape: compile_placements(grid, shape))
+    return SimpleNamespace(game=game, board=board, state=SimpleNamespace(kind={board: kinds}))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards_and_shapes(), st.data())
+def test_engine_placements_agree_with_sets(board_and_shape, data):
+    grid, shape = board_and_shape
+    board = data.draw(st.integers(0, 3))
+    allowed = data.draw(allowed_cells(grid))
+    # cells in any order and repeated, as a list of the language may hold them
+    cells = data.draw(st.permutations(sorted(allowed) + sorted(allowed)[:2]))
+    cells = [board << CELL_BITS | c for c in cells]
+    table = compile_placements(grid, shape)
+    found = functions._placements_on(fake_ctx(grid, [None] * grid.size, 0), shape, cells)
+    assert found == plain_within(table, allowed, (board if cells else 0) << CELL_BITS)
+
+
+@st.composite
+def kind_boards(draw):
+    """A board of kinds a, b, c (known) and empty cells, and a shape whose
+    slots name a or b, or X (anything)."""
+    kind = draw(st.sampled_from(["square", "hex"]))
+    w, h = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    grid = make_grid(kind, w, h, hex_layout=draw(st.sampled_from(HEX_LAYOUTS)))
+    art = draw(st.sets(st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from("aabX")),
+                       min_size=1, max_size=4).filter(lambda s: len({p[:2] for p in s}) == len(s)))
+    shape = make_shape("s", sorted(art), draw(st.sampled_from(["none", "rotate", "all"])),
+                       kind=kind, hex_layout=grid.hex_layout or "flat-odd")
+    kinds = draw(st.lists(st.sampled_from([None, "a", "b", "c"]), min_size=grid.size, max_size=grid.size))
+    stand = draw(st.just(frozenset()) | st.frozensets(st.sampled_from(grid.cells)))
+    return grid, shape, kinds, stand
+
+
+@settings(max_examples=150, deadline=None)
+@given(kind_boards(), st.integers(0, 3))
+def test_engine_kind_matches_agree_with_find_matches(board, board_index):
+    grid, shape, kinds, stand = board
+    ctx = fake_ctx(grid, kinds, board_index)
+    base = board_index << CELL_BITS
+    known = ctx.game.static_attrs
+    test = lambda symbol, cell: kinds[cell] == symbol if symbol in known else True  # as Game.slot_test
+    general = find_matches(compile_placements(grid, shape), test, standin=stand.__contains__ if stand else None)
+    expected = {tuple(base | c for c in m.cells) for m in general}
+    assert functions._kind_matches(ctx, shape, base, stand) == expected
+    assert functions._kind_matches(ctx, shape, base, stand) == expected  # again, from the cached index
