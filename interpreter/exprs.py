@@ -40,8 +40,15 @@ class ExprCompiler:
     c_String = c_Number
 
     def c_ListExpr(self, node):
+        constants = [_constant_of(self.resolved, i) for i in node.items]
+        if _NOT_CONSTANT not in constants:  # `[wood, stone]`: built once
+            fixed = tuple(constants)
+            return lambda ctx: fixed
         items = [self.compile(i) for i in node.items]
-        return lambda ctx: tuple(f(ctx) for f in items)
+        if len(items) == 1:  # `[hammer]`, `[my_monument]`: no generator for one item
+            only, = items
+            return lambda ctx: (only(ctx),)
+        return lambda ctx: tuple([f(ctx) for f in items])
 
     def c_Range(self, node):
         low, high = self.compile(node.low), self.compile(node.high)
@@ -275,6 +282,8 @@ class ExprCompiler:
         args = [self.compile(a) for a in node.args]
         body = self.compile(define.body)
         params = define.params
+        if len(params) == 1:
+            return _one_parameter_call(params[0], args[0], body)
 
         def call(ctx):
             values = [a(ctx) for a in args]  # evaluated in the caller's scope
@@ -289,6 +298,25 @@ class ExprCompiler:
                 env.update(saved)
         return call
 
+
+_UNSET = object()
+
+
+def _one_parameter_call(param, arg, body):
+    """A definition with one parameter, the common case: its value bound and the caller's restored."""
+    def call(ctx):
+        value = arg(ctx)  # evaluated in the caller's scope
+        env = ctx.env
+        saved = env.get(param, _UNSET)
+        env[param] = value
+        try:
+            return body(ctx)
+        finally:
+            if saved is _UNSET:
+                env.pop(param, None)
+            else:
+                env[param] = saved
+    return call
 
 
 _NOT_CONSTANT = object()

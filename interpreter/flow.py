@@ -116,6 +116,16 @@ def legal_moves(game, state: State, seat: int) -> list:
     return moves
 
 
+def _is_legal(game, state, move) -> bool:
+    if move.action == DONE:
+        return move in legal_moves(game, state, move.seat)
+    if state.pending[move.seat].choice is None:
+        listed = _action_moves_cached(game, state, move.seat)
+        if any(m is move for m in listed):  # an agent hands back a move it was given: no hashing
+            return True
+    return move in _legal_set(game, state, move.seat)
+
+
 def _legal_set(game, state, seat) -> frozenset:
     """The legal moves as a set, for the legality check of `apply`."""
     pending = state.pending[seat]
@@ -197,8 +207,7 @@ def apply(game, state: State, move: Move) -> State:
     pending = state.pending.get(move.seat)
     if pending is None:
         raise IllegalMoveError(_not_waiting(game, state, move.seat), code="E501")
-    legal = legal_moves(game, state, move.seat) if move.action == DONE else _legal_set(game, state, move.seat)
-    if move not in legal:
+    if not _is_legal(game, state, move):
         raise IllegalMoveError(explain_illegal(game, state, move), code="E502")
     new = state.clone()
     _count_move(game, new)
@@ -359,10 +368,23 @@ def _steps(game, state):
 
 def _board_snapshot(state):
     """What the others may see while a simultaneous step is open: the boards and values as it
-    began, and where the log stood (the moves after it are hidden from the other players)."""
-    return ([list(b) for b in state.kind], [list(b) for b in state.owner], [dict(b) for b in state.attrs],
-            [dict(b) for b in state.held], [dict(b) for b in state.tokens], [list(p) for p in state.points],
-            [dict(p) for p in state.pvars], len(state.log))
+    began, and where the log stood (the moves after it are hidden from the other players).
+
+    The snapshot shares the state's lists instead of copying them: the state is not
+    changed again once its decisions are open (moves change clones of it), and a step
+    that opens no decision drops its snapshot. Code that changes a state in place
+    calls `detach_snapshot` first."""
+    return (state.kind, state.owner, state.attrs, state.held, state.tokens, state.points, state.pvars,
+            len(state.log))
+
+
+def detach_snapshot(state) -> None:
+    """Give `state` a snapshot of its own, before its boards or values are changed in place."""
+    if state.snapshot is not None:
+        kind, owner, attrs, held, tokens, points, pvars, *rest = state.snapshot
+        state.snapshot = ([list(b) for b in kind], [list(b) for b in owner], [dict(b) for b in attrs],
+                          [dict(b) for b in held], [dict(b) for b in tokens], [list(p) for p in points],
+                          [dict(p) for p in pvars], *rest)
 
 
 def _close(game, state, seat):
@@ -465,6 +487,8 @@ def _start_decision(game, state, step):
         state.snapshot = _board_snapshot(state)
         for seat in who:
             _open(game, state, seat, step)
+        if not state.pending:
+            state.snapshot = None  # nobody decides: the step is over, and the flow goes on changing this state
         return
     state.queue = tuple(who)
     _open_next_in_queue(game, state)

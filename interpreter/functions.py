@@ -7,7 +7,6 @@ gives each name its run-time meaning.
 from __future__ import annotations
 
 import collections
-
 import itertools
 import operator
 
@@ -149,8 +148,15 @@ PLAYER_PROPERTIES = {
 
 
 # ---------------------------------------------------------------- values
+_SEATINGS = {}  # the occupied seats -> their Players: a game's seating never changes
+
+
 def _players(ctx):
-    return tuple(PLAYERS[s] for s in ctx.state.players)
+    seats = ctx.state.players
+    found = _SEATINGS.get(seats)
+    if found is None:
+        found = _SEATINGS[seats] = tuple(PLAYERS[s] for s in seats)
+    return found
 
 
 VALUE_READERS = {

@@ -22,8 +22,12 @@ from boardrule.interpreter.values import CELL_MASK, Player
 DONE = "done"
 
 
-@attrs.frozen(order=False)
+@attrs.define(unsafe_hash=True)
 class Move:
+    """One move. Treat it as immutable: it is hashed and shared by the lists of
+    legal moves. It is not frozen because a decision may list hundreds of moves,
+    and a frozen class costs three times as much to build."""
+
     seat: int
     action: str
     args: tuple = ()

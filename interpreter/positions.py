@@ -23,6 +23,7 @@ import re
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
+from boardrule.interpreter import flow
 from boardrule.interpreter.values import PLAYERS
 
 _TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
@@ -43,6 +44,7 @@ def parse_seat(text, span=None, seats=None) -> int:
 def apply_position(game, state, node: MapNode) -> None:
     """Overwrite `state` with the boards and values a position mapping gives."""
     state.moves_cache.clear()  # the legal moves computed for the old boards no longer hold
+    flow.detach_snapshot(state)  # the snapshot shares the boards about to change
     allowed = {"board", "boards", "vars", "player_vars", "points", "dice", "round", "finished"}
     for key, _ in node.entries:
         if key.value not in allowed:
