@@ -178,10 +178,10 @@ class ExprCompiler:
 
     def c_BinOp(self, node):
         left, right = self.compile(node.left), self.compile(node.right)
-        if node.op == "and":
-            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        if node.op == "and":  # a truth value either way, tested without calling bool()
+            return lambda ctx: True if left(ctx) and right(ctx) else False
         if node.op == "or":
-            return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+            return lambda ctx: True if left(ctx) or right(ctx) else False
         if node.op in ("/", "%"):
             return self._division(node, left, right)
         op = BINARY[node.op]

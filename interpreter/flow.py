@@ -160,40 +160,28 @@ def action_moves(game, state, seat, action, ctx=None) -> list:
     if when is not None and action.when_at == 0 and not when(ctx):
         return []  # most actions are ruled out before any parameter is listed
     params = action.params
-    if len(params) == 1:
-        return _one_parameter_moves(ctx, seat, action)
-    found = []
+    if not params:
+        return [Move(seat, action.name, ())]
+    found, env, last = [], ctx.env, len(params) - 1
+    last_when = when if action.when_at == last + 1 else None
 
     def expand(index, args):
         if index == action.when_at and index and when is not None and not when(ctx):
             return
-        if index == len(params):
-            found.append(Move(seat, action.name, tuple(args)))
-            return
         name, domain = params[index]
-        for value in domain(ctx):
-            ctx.env[name] = value
-            args.append(value)
-            expand(index + 1, args)
-            args.pop()
-        ctx.env.pop(name, None)
+        if index == last:  # the last parameter: its values make the moves, without a call each
+            for value in domain(ctx):
+                env[name] = value
+                if last_when is None or last_when(ctx):
+                    found.append(Move(seat, action.name, (*args, value)))
+        else:
+            for value in domain(ctx):
+                env[name] = value
+                args.append(value)
+                expand(index + 1, args)
+                args.pop()
+        env.pop(name, None)
     expand(0, [])
-    return found
-
-
-def _one_parameter_moves(ctx, seat, action) -> list:
-    """`action_moves` for the common case of one parameter, without the recursion."""
-    (name, domain), = action.params
-    values = domain(ctx)
-    when = action.when if action.when_at == 1 else None
-    if when is None:
-        return [Move(seat, action.name, (value,)) for value in values]
-    env, found = ctx.env, []
-    for value in values:
-        env[name] = value
-        if when(ctx):
-            found.append(Move(seat, action.name, (value,)))
-    env.pop(name, None)
     return found
 
 

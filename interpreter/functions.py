@@ -460,19 +460,23 @@ def _matches(compiler, node, args, kwargs):
             return frozenset(c for c in ctx.game.grid.cells if fast_standin(kinds[c]))
         return frozenset(c for c in ctx.game.grid.cells if standin(ctx, base | c)) if standin else frozenset()
 
+    within = option.get("within")
+
     def f(ctx):
         shape = shape_arg(ctx)
         if shape is None:
             raise RuleError("`matches` got no shape here (a kind without a pattern?)", node.span)
         base = ctx.board << CELL_BITS
-        within = set(option["within"](ctx)) if "within" in option else None
         stand = stand_cells(ctx, base)
         if simple and not ctx.game.legends.get(shape.name):
             found = _kind_matches(ctx, shape, base, stand)
         else:
             found = _general_matches(ctx, shape, base, stand, option, distinct)
+        if not found:
+            return ()  # most patterns are nowhere on the board
         if within is not None:
-            found = {cells for cells in found if all(c in within for c in cells)}
+            inside = set(within(ctx))
+            found = {cells for cells in found if all(c in inside for c in cells)}
         return tuple(sorted(found))
     return f
 

@@ -144,17 +144,25 @@ class State:
         return cards
 
     def clone(self) -> "State":
+        """A copy that moves may change. Every field is set here, without the generated
+        `__init__` (a clone per move: a third of its cost); tests/test_state_sharing.py
+        checks that no field is missed."""
         rng = self.rng.split() if type(self.rng) is LazyRandom else LazyRandom(self.rng.getstate())
         self.owned_decks.clear()  # the deck lists are shared from now on
-        pending = {}
-        for seat, p in self.pending.items():
-            pending[seat] = Pending(p.actions, p.repeat, p.choice, p.moved, p.required)
-        return State(
-            self.seats, self.players, self.options,
-            [list(b) for b in self.kind], [list(b) for b in self.owner],
-            [dict(b) for b in self.attrs], [dict(b) for b in self.held], [dict(b) for b in self.tokens],
-            dict(self.vars), [dict(p) for p in self.pvars], [list(p) for p in self.points],
-            dict(self.dice), dict(self.decks), rng,
-            self.phase, self.step, self.round, self.queue, pending,
-            list(self.finished), list(self.log), self.steps_run, 0, self.snapshot,
-            step_moves=self.step_moves)
+        new = _new_state(State)
+        new.seats, new.players, new.options = self.seats, self.players, self.options
+        new.kind, new.owner = [list(b) for b in self.kind], [list(b) for b in self.owner]
+        new.attrs, new.held = [dict(b) for b in self.attrs], [dict(b) for b in self.held]
+        new.tokens = [dict(b) for b in self.tokens]
+        new.vars, new.pvars, new.points = dict(self.vars), [dict(p) for p in self.pvars], [list(p) for p in self.points]
+        new.dice, new.decks, new.rng = dict(self.dice), dict(self.decks), rng
+        new.phase, new.step, new.round, new.queue = self.phase, self.step, self.round, self.queue
+        new.pending = {seat: Pending(p.actions, p.repeat, p.choice, p.moved, p.required)
+                       for seat, p in self.pending.items()}
+        new.finished, new.log, new.steps_run = list(self.finished), list(self.log), self.steps_run
+        new.trigger_depth, new.snapshot, new.moves_cache = 0, self.snapshot, {}
+        new.step_moves, new.owned_decks = self.step_moves, set()
+        return new
+
+
+_new_state = object.__new__

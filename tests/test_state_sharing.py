@@ -147,3 +147,17 @@ def test_a_long_run_of_calls_keeps_the_same_sequence():
             lazy = lazy.split()  # the parent left behind is dropped, as in a game
     assert len(lazy._calls) <= LazyRandom.MAX_CALLS
     assert lazy.getstate() == reference.getstate()
+
+
+def test_a_clone_sets_every_field_of_the_state():
+    # clone() sets the fields one by one, without the generated __init__: a field
+    # added to State but not to clone() would be missing from every state after a move
+    import attrs
+
+    from boardrule.interpreter.state import State
+
+    game, state = start()
+    copy = go(game, state).clone()
+    for field in attrs.fields(State):
+        getattr(copy, field.name)  # AttributeError if clone() left it unset
+    assert state_differences(copy, go(game, state)) == []
