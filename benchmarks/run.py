@@ -255,6 +255,8 @@ def print_report(report):
                          fmt(r["moves_per_game"], ".1f")])
     print(table(["pack", "players", "hash", "agent", "games", "games/s", "ms/game", "cpu ms/game", "moves/game"],
                 rows))
+    print("  games: in all; per-game figures: with a time budget, the fastest of "
+          f"{bench.WINDOWS} windows that each replay games 0, 1, 2... (slower windows measure the machine)")
     for pack in report["packs"]:
         if "error" in pack:
             print(f"  ! {pack['name']}: {pack['error'].splitlines()[0]}")

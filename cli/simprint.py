@@ -245,7 +245,8 @@ def render_bench(report: dict) -> str:
     lines += table(["pack", "players", "hash", "games", "games/s", "ms/game", "moves/game", "check s",
                     "start-up s"], rows, right=range(3, 9))
     startup = report["startup"]
-    lines += ["", "  check s: load, check, compile and the pack's own tests, in this process",
+    lines += ["", "  games/s, ms/game: with a time budget, the fastest of 5 windows that each replay games 0, 1, 2...",
+              "  check s: load, check, compile and the pack's own tests, in this process",
               "  start-up s: a fresh interpreter importing boardrule and opening the pack (best of "
               f"{report['settings']['repeats']})",
               f"  boardrule --help: {num(startup['help'].get('best_s'), '.3f')} s; a bare interpreter: "

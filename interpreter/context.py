@@ -22,7 +22,7 @@ class Ctx:
         self.self_ = self_
         self.it = None
         self.env = {}
-        self.board = game.board_of_seat(me) if me is not None else 0
+        self.board = 0 if me is None or game.shared_board else int(me)  # game.board_of_seat, inlined
         self.answers = None
         self.marks = None
         self.event = None

@@ -41,11 +41,11 @@ class ExprCompiler:
 
     def c_ListExpr(self, node):
         constants = [_constant_of(self.resolved, i) for i in node.items]
-        if _NOT_CONSTANT not in constants:  # `[wood, stone]`: built once
+        if _NOT_CONSTANT not in constants:  # `[north, south]`, `[1, 2]`: built once
             fixed = tuple(constants)
             return lambda ctx: fixed
         items = [self.compile(i) for i in node.items]
-        if len(items) == 1:  # `[hammer]`, `[my_monument]`: no generator for one item
+        if len(items) == 1:  # `[leader]`, `[my_card]`: no generator for one item
             only, = items
             return lambda ctx: (only(ctx),)
         return lambda ctx: tuple([f(ctx) for f in items])

@@ -38,6 +38,8 @@ class Move:
 
 def value_text(value, grid, value_type=None) -> str:
     """A value as written in moves: cells by name, numbers as numbers."""
+    if type(value) is str:  # a kind or a symbol, the most common value
+        return value
     if value is None:
         return "-"
     if isinstance(value, Player):

@@ -94,3 +94,18 @@ def test_handwritten_games_are_seeded_and_fill_the_town():
     assert tt.play_game(7) == score
     assert None not in board
     assert score == tt.score_town(board)
+
+
+def test_the_instruction_count_runs_the_script_it_measures():
+    # the valgrind run itself takes minutes: here its game script runs plainly, for one game,
+    # and a bad count of games is a usage error
+    spec = importlib.util.spec_from_file_location("instructions", REPO / "benchmarks" / "instructions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for script, argument in ((module.ENGINE_GAMES, "tictactoe"), (module.HANDWRITTEN_GAMES, str(REPO / "benchmarks"))):
+        done = subprocess.run([sys.executable, "-c", script, argument, "1"], capture_output=True, text=True,
+                              timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stderr
+    bad = subprocess.run([sys.executable, str(REPO / "benchmarks" / "instructions.py"), "--games", "0"],
+                         capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert bad.returncode == 2

@@ -1,0 +1,81 @@
+"""Instructions per random game, counted by valgrind: a speed figure that load does not move.
+
+    python benchmarks/instructions.py                 # Tiny Towns solo, and the hand-written one
+    python benchmarks/instructions.py townies --games 10
+
+On a shared machine, times per game swing by half between runs of the same
+code (the engine's working set is large, so it suffers from other work more
+than the small hand-written game does). The instructions executed do not
+change: compare two versions of the engine with this, and with
+`benchmarks/run.py` for time. Each figure is (count with N games - count
+with none) / N, so imports and compiling the pack are left out. Needs
+valgrind; slow (about a minute for 20 games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ENGINE_GAMES = """\
+import sys
+from boardrule.interpreter.agents import make_agent, play_out
+from boardrule.interpreter.api import new_game, open_game
+game = open_game(sys.argv[1])
+players = game.players_range[0]
+play_out(game, new_game(game, players=players, seed=10**6), {s: make_agent("random", seed=1) for s in range(players)})
+for n in range(int(sys.argv[2])):
+    state = new_game(game, players=players, seed=n)
+    play_out(game, state, {s: make_agent("random", seed=n * 1000 + s) for s in state.players})
+"""
+HANDWRITTEN_GAMES = """\
+import sys
+sys.path.insert(0, sys.argv[1])
+import handwritten_tinytowns
+handwritten_tinytowns.play_game(10**6)
+for n in range(int(sys.argv[2])):
+    handwritten_tinytowns.play_game(n)
+"""
+
+
+def instructions(script: str, argument: str, games: int) -> int:
+    """Instructions valgrind counts for `script` run with `argument` and `games`."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-c", script, argument, str(games)],
+                          capture_output=True, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
+    return int(found.group(1))
+
+
+def per_game(script: str, argument: str, games: int) -> float:
+    return (instructions(script, argument, games) - instructions(script, argument, 0)) / games
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="instructions per random game, counted by valgrind")
+    parser.add_argument("pack", nargs="?", default="tinytowns", help="a bundled pack name or a path")
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: `apt-get install valgrind`", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    engine = per_game(ENGINE_GAMES, args.pack, args.games)
+    print(f"engine, {args.pack}, random solo: {engine / 1e6:.2f} M instructions per game ({args.games} games)")
+    if args.pack == "tinytowns":
+        hand = per_game(HANDWRITTEN_GAMES, str(HERE), args.games)
+        print(f"hand-written Tiny Towns:      {hand / 1e6:.2f} M instructions per game")
+        print(f"engine / hand-written:        {engine / hand:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
