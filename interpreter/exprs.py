@@ -10,11 +10,9 @@ from __future__ import annotations
 import operator
 
 from boardrule.dsl import ast
-from boardrule.dsl.types import CELL, list_of
 from boardrule.interpreter import fastpaths, functions
-from boardrule.interpreter.values import CELL_BITS, CELL_MASK, RuleError
+from boardrule.interpreter.values import RuleError
 
-CELLS = list_of(CELL)
 MAX_RANGE = 10_000
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
           "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
