@@ -153,6 +153,15 @@ class EffectCompiler:
     def s_Set(self, node):
         table, name = self._writer(node.target)
         value = self.e(node.value)
+        kind, owner = self.resolved[node.target]
+        if kind == "global":  # the common targets, written without the table's closure
+            def assign_global(ctx):
+                ctx.state.vars[name] = value(ctx)
+            return assign_global
+        if owner is None:
+            def assign_mine(ctx):
+                ctx.state.pvars[ctx.me][name] = value(ctx)
+            return assign_mine
 
         def assign(ctx):
             table(ctx)[name] = value(ctx)

@@ -111,14 +111,21 @@ def legal_moves(game, state: State, seat: int) -> list:
         moves = [Move(seat, move.action, move.args, move.answers + (o,), types) for o in options]
         return moves + ([Move(seat, move.action, move.args, move.answers + (None,), types)] if optional else [])
     moves = list(_action_moves_cached(game, state, seat))
-    if pending.repeat and not pending.required and (moves or pending.moved):
+    if _may_be_done(pending, moves):
         moves.append(Move(seat, DONE))
     return moves
 
 
+def _may_be_done(pending, moves) -> bool:
+    """`done` closes a repeated decision, once a move was made or while one is possible."""
+    return pending.repeat and not pending.required and bool(moves or pending.moved)
+
+
 def _is_legal(game, state, move) -> bool:
     if move.action == DONE:
-        return move in legal_moves(game, state, move.seat)
+        pending = state.pending[move.seat]
+        return (move == Move(move.seat, DONE) and pending.choice is None
+                and _may_be_done(pending, _action_moves_cached(game, state, move.seat)))
     if state.pending[move.seat].choice is None:
         listed = _action_moves_cached(game, state, move.seat)
         if any(m is move for m in listed):  # an agent hands back a move it was given: no hashing
