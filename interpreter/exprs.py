@@ -280,6 +280,8 @@ class ExprCompiler:
         args = [self.compile(a) for a in node.args]
         body = self.compile(define.body)
         params = define.params
+        if not params:
+            return body  # nothing to bind: the body itself, without a frame per use
         if len(params) == 1:
             return _one_parameter_call(params[0], args[0], body)
 

@@ -482,22 +482,32 @@ def _matches(compiler, node, args, kwargs):
 
 
 def _kind_matches(ctx, shape, base, stand):
-    """The common case: slots name piece kinds (or anything); see `_slot_index`."""
-    kinds = ctx.state.kind[base >> CELL_BITS]
+    """The common case: slots name piece kinds (or anything); see `_KindIndex`."""
     game = ctx.game
-    found = set()
-    if _too_few_pieces(game, shape, kinds, len(stand)):
-        return found
-    placements, accepts = _slot_index(game, shape)
-    fits = (1 << len(placements)) - 1
+    kinds = ctx.state.kind[base >> CELL_BITS]
+    index = game.anchor_index.get(shape.name)
+    if index is None:
+        index = game.anchor_index[shape.name] = _KindIndex(game, shape)
+    # most patterns are far from complete on most boards: counting the board's
+    # kinds is cheaper than trying the placements
+    missing, stand_ins = 0, len(stand)
+    for symbol, count in index.needs:
+        have = kinds.count(symbol)
+        if have < count:
+            missing += count - have
+            if missing > stand_ins:
+                return set()
     if stand:
-        for cell, (by_kind, other), kind in zip(itertools.count(), accepts, kinds):
+        fits = index.everything
+        for cell, (by_kind, other), kind in zip(itertools.count(), index.accepts, kinds):
             if cell not in stand:  # a stand-in fills any slot
                 fits &= by_kind.get(kind, other)
     else:
-        for (by_kind, other), kind in zip(accepts, kinds):
+        fits = index.everything
+        for (by_kind, other), kind in zip(index.accepts, kinds):
             fits &= by_kind.get(kind, other)
-    known = game.static_attrs
+    found = set()
+    placements, known = index.placements, game.static_attrs
     while fits:
         low = fits & -fits
         fits ^= low
@@ -508,58 +518,35 @@ def _kind_matches(ctx, shape, base, stand):
     return found
 
 
-def _too_few_pieces(game, shape, kinds, stand_ins: int) -> bool:
-    """True when the board lacks pieces a shape needs, even with every stand-in used.
+class _KindIndex:
+    """What `_kind_matches` knows of one shape, built on first use.
 
-    Most patterns are far from complete on most boards: counting the board's
-    kinds once is cheaper than trying the placements one by one.
+    `needs` is ((kind, count), ...), the pieces a placement needs. Bit i of a
+    mask stands for `placements[i]`. `accepts[cell]` is `(by_kind, other)`:
+    `by_kind.get(kind, other)` is the mask of the placements that allow a
+    piece of `kind` on `cell`: those not covering the cell, those with a slot
+    there that takes anything, and those whose slot there names the kind. The
+    placements that fit a board are then the and of one mask per cell, a few
+    int operations instead of a test per slot of every placement.
     """
-    need = game.shape_needs.get(shape.name)
-    if need is None:
-        slots = game.placement_table(shape).placements
-        wanted = collections.Counter(symbol for _, symbol in slots[0].pairs if symbol in game.static_attrs) \
-            if slots else collections.Counter()
-        need = game.shape_needs[shape.name] = tuple(wanted.items())
-    if not need:
-        return False
-    missing = 0
-    for symbol, count in need:
-        have = kinds.count(symbol)
-        if have < count:
-            missing += count - have
-            if missing > stand_ins:
-                return True
-    return False
 
+    __slots__ = ("needs", "placements", "everything", "accepts")
 
-def _slot_index(game, shape):
-    """``(placements, accepts)``: ``accepts[cell]`` is ``(by_kind, other)``, bitmasks over
-    the placements (bit i for ``placements[i]``) that allow a piece of kind ``k`` on the
-    cell: ``by_kind.get(k, other)``.  A placement allows a cell it does not cover, a slot
-    that takes anything, and a slot naming the piece's kind.
-
-    So the placements that fit a board are the and of one mask per cell: a few int
-    operations per cell instead of a test per slot of every placement.
-    """
-    index = game.anchor_index.get(shape.name)
-    if index is None:
-        index = game.anchor_index[shape.name] = _build_slot_index(game, shape)
-    return index
-
-
-def _build_slot_index(game, shape):
-    placements = game.placement_table(shape).placements
-    everything = (1 << len(placements)) - 1
-    other = [everything] * game.grid.size  # placements that take any kind on the cell
-    wanted = collections.defaultdict(dict)  # cell -> kind -> placements wanting that kind there
-    for i, placement in enumerate(placements):
-        for cell, symbol in placement.pairs:
-            if symbol in game.static_attrs:
-                other[cell] &= ~(1 << i)
-                wanted[cell][symbol] = wanted[cell].get(symbol, 0) | 1 << i
-    accepts = tuple(({kind: other[cell] | mask for kind, mask in wanted[cell].items()}, other[cell])
-                    for cell in game.grid.cells)
-    return placements, accepts
+    def __init__(self, game, shape):
+        placements = self.placements = game.placement_table(shape).placements
+        known = game.static_attrs
+        wanted = collections.Counter(s for _, s in placements[0].pairs if s in known) if placements else {}
+        self.needs = tuple(wanted.items())
+        everything = self.everything = (1 << len(placements)) - 1
+        other = [everything] * game.grid.size
+        by_kind = collections.defaultdict(dict)  # cell -> kind -> placements wanting that kind there
+        for i, placement in enumerate(placements):
+            for cell, symbol in placement.pairs:
+                if symbol in known:
+                    other[cell] &= ~(1 << i)
+                    by_kind[cell][symbol] = by_kind[cell].get(symbol, 0) | 1 << i
+        self.accepts = tuple(({kind: other[cell] | mask for kind, mask in by_kind[cell].items()}, other[cell])
+                             for cell in game.grid.cells)
 
 
 def _general_matches(ctx, shape, base, stand, option, distinct):
