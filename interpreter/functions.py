@@ -624,6 +624,12 @@ def _cell(compiler, node, args, kwargs):
 
 
 def _held(compiler, node, args, kwargs):
+    if _is_it(compiler, node):  # `held(it)` in a filter: no call to read `it`
+        def of_it(ctx):
+            cell = ctx.it
+            return ctx.state.held[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+        return of_it
+
     def f(ctx):
         cell = _subject(ctx, args)
         return ctx.state.held[cell >> CELL_BITS].get(cell & CELL_MASK, ())
@@ -631,10 +637,21 @@ def _held(compiler, node, args, kwargs):
 
 
 def _tokens(compiler, node, args, kwargs):
+    if _is_it(compiler, node):
+        def of_it(ctx):
+            cell = ctx.it
+            return ctx.state.tokens[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+        return of_it
+
     def f(ctx):
         cell = _subject(ctx, args)
         return ctx.state.tokens[cell >> CELL_BITS].get(cell & CELL_MASK, ())
     return f
+
+
+def _is_it(compiler, node) -> bool:
+    """True when a cell function's one argument is written `it`."""
+    return len(node.args) == 1 and compiler.resolved.get(node.args[0]) == ("it", None)
 
 
 def _size(compiler, node, args, kwargs):

@@ -168,6 +168,9 @@ SCORING = {
                           " + sum(cells, if value != 2 then 100 else 0) + sum(cells, if kind == none then 1000 else 0)",
     "allowed where": "count(cells where allowed(jade, it)) * 100 + count(border(cells where occupied) where allowed(rock, it))",
     "allowed keeps it": "sum(cells where occupied, if allowed(rock, it) then value else 1)",
+    # `held(it)`, `tokens(it)` read `it` directly; a constant member is bound once
+    "constant in held of it": "count(cells where ruby in held(it)) + count(cells where jade not in tokens(it)) * 10"
+                              " + count(cells where rock in tokens(it) or tree in held(it)) * 100",
 }
 
 # Top level, any type: the items of the `verdict:` list.
