@@ -153,10 +153,18 @@ def _action_moves_cached(game, state, seat) -> tuple:
         # parameter's values in the order its list gives them (cells row by row)
         moves = []
         ctx = game.ctx(state, me=PLAYERS[seat])
-        for name in sorted(state.pending[seat].actions, key=game.action_index.__getitem__):
+        for name in _in_declared_order(game, state.pending[seat].actions):
             moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
         cached = state.moves_cache[seat] = tuple(moves)
     return cached
+
+
+def _in_declared_order(game, actions) -> tuple:
+    """A decision's actions in the order the pack declares them (sorted once per set of actions)."""
+    ordered = game.action_order.get(actions)
+    if ordered is None:
+        ordered = game.action_order[actions] = tuple(sorted(actions, key=game.action_index.__getitem__))
+    return ordered
 
 
 def action_moves(game, state, seat, action, ctx=None) -> list:

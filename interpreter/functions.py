@@ -466,8 +466,12 @@ def _matches(compiler, node, args, kwargs):
         shape = shape_arg(ctx)
         if shape is None:
             raise RuleError("`matches` got no shape here (a kind without a pattern?)", node.span)
-        base = ctx.board << CELL_BITS
-        stand = stand_cells(ctx, base)
+        board = ctx.board
+        base = board << CELL_BITS
+        if standin is None or (stand_kinds is not None and stand_kinds.isdisjoint(ctx.state.kind[board])):
+            stand = _NO_CELLS  # most boards hold no stand-in: one set operation, no call
+        else:
+            stand = stand_cells(ctx, base)
         if simple and not ctx.game.legends.get(shape.name):
             found = _kind_matches(ctx, shape, base, stand)
         else:

@@ -307,6 +307,7 @@ def _actions(game, model, exprs, effects):
             effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
             label=action.label, span=action.span)
     game.action_index = {name: a.index for name, a in game.actions.items()}
+    game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}

@@ -64,8 +64,8 @@ def move_text(move: Move, game) -> str:
     """
     grid = getattr(game, "grid", game)
     types = getattr(game, "param_types", {}).get(move.action, ())
-    parts = [move.action] + [value_text(a, grid, types[i] if i < len(types) else None)
-                             for i, a in enumerate(move.args)]
+    parts = [move.action] + [a if type(a) is str else value_text(a, grid, types[i] if i < len(types) else None)
+                             for i, a in enumerate(move.args)]  # a kind or symbol, the most common value, as is
     text = " ".join(parts)
     answer_types = move.answer_types
     for i, answer in enumerate(move.answers):
