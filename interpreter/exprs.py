@@ -250,7 +250,7 @@ class ExprCompiler:
     def c_Member(self, node):
         item, container = self.compile(node.item), self.compile(node.container)
         value = _constant_of(self.resolved, node.item)
-        if value is not _NOT_CONSTANT:  # `villager in tokens(it)`: the constant bound once
+        if value is not _NOT_CONSTANT:  # `flag in tokens(it)`: the constant bound once
             if node.negated:
                 return lambda ctx: value not in container(ctx)
             return lambda ctx: value in container(ctx)

@@ -147,6 +147,9 @@ def as_test(condition):
     """`ctx -> test(kind, extra)` for either form of condition."""
     if type(condition) is CellTest:
         return condition.make
+    if condition.fixed is not None:  # the same test every time: made once
+        test = _kind_test(condition.fixed)
+        return lambda ctx: test
     at = condition.at
     return lambda ctx: _kind_test(at(ctx))
 

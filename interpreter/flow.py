@@ -174,30 +174,66 @@ def action_moves(game, state, seat, action, ctx=None) -> list:
     when = action.when
     if when is not None and action.when_at == 0 and not when(ctx):
         return []  # most actions are ruled out before any parameter is listed
-    params = action.params
-    if not params:
+    if not action.params:
         return [Move(seat, action.name, ())]
-    found, env, last = [], ctx.env, len(params) - 1
-    last_when = when if action.when_at == last + 1 else None
-
-    def expand(index, args):
-        if index == action.when_at and index and when is not None and not when(ctx):
-            return
-        name, domain = params[index]
-        if index == last:  # the last parameter: its values make the moves, without a call each
-            for value in domain(ctx):
-                env[name] = value
-                if last_when is None or last_when(ctx):
-                    found.append(Move(seat, action.name, (*args, value)))
-        else:
-            for value in domain(ctx):
-                env[name] = value
-                args.append(value)
-                expand(index + 1, args)
-                args.pop()
-        env.pop(name, None)
-    expand(0, [])
+    lister = action.lister
+    if lister is None:
+        lister = action.lister = _parameter_lister(action)
+    found = []
+    lister(ctx, ctx.env, seat, (), found)
     return found
+
+
+def _parameter_lister(action):
+    """`list(ctx, env, seat, args, found)`: appends the action's moves to `found`.
+
+    One function per parameter, each calling the next for every value of its
+    own; built once per action. `when` is judged as soon as the parameters it
+    reads are chosen (`when_at`: before the parameter of that index, or on
+    every move when it reads them all)."""
+    params, when, when_at, name = action.params, action.when, action.when_at, action.name
+    last = len(params) - 1
+    lister = None
+    for index in range(last, -1, -1):
+        check = when if when is not None and index == when_at and index else None
+        if index == last:
+            lister = _last_level(params[index], check, when if when is not None and when_at == last + 1 else None,
+                                 name)
+        else:
+            lister = _middle_level(params[index], check, lister)
+    return lister
+
+
+def _last_level(param, check, final_check, action_name):
+    """The last parameter: its values make the moves, without a call each."""
+    param_name, domain = param
+
+    def level(ctx, env, seat, args, found):
+        if check is not None and not check(ctx):
+            return
+        if final_check is None:
+            for value in domain(ctx):
+                found.append(Move(seat, action_name, args + (value,)))
+            return
+        for value in domain(ctx):
+            env[param_name] = value
+            if final_check(ctx):
+                found.append(Move(seat, action_name, args + (value,)))
+        env.pop(param_name, None)
+    return level
+
+
+def _middle_level(param, check, inner):
+    param_name, domain = param
+
+    def level(ctx, env, seat, args, found):
+        if check is not None and not check(ctx):
+            return
+        for value in domain(ctx):
+            env[param_name] = value
+            inner(ctx, env, seat, args + (value,), found)
+        env.pop(param_name, None)
+    return level
 
 
 def waiting(state: State) -> list:

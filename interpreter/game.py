@@ -25,9 +25,10 @@ MAX_SEATS = 12
 
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_nodes", "when", "when_node", "when_at", "effect", "label",
-                 "span")
+                 "span", "lister")
 
     def __init__(self, **fields):
+        self.lister = None  # flow._parameter_lister, built on first use
         for key, value in fields.items():
             setattr(self, key, value)
 

@@ -69,3 +69,36 @@ def test_an_illegal_move_leaves_the_state_unchanged_and_names_the_rule():
         flow.apply(game, state, Move(0, "take", (13,)))
     assert "parameter `amount` of `take`: 13 is not one of `1..12`" in str(err.value)
     assert list(state.pvars[0].items()) == before
+
+
+WHENS = """
+game: {id: whens, players: 1}
+board: {grid: square 2 x 2}
+player_vars: {total: 0}
+actions:
+  early:
+    params: {a: 1..3, b: 1..2, c: 1..2}
+    when: a != 2
+    effect: total += a
+  middle:
+    params: {a: 1..2, b: 1..2, c: 1..2}
+    when: a == b
+    effect: total += a
+  late:
+    params: {a: 1..2, b: 1..3}
+    when: a + b == 3
+    effect: total += b
+flow:
+  round: [{turns: [early, middle, late]}]
+  end: any(p.total > 20 for p in players)
+"""
+
+
+def test_when_is_judged_as_soon_as_its_parameters_are_chosen():
+    game = compile_game(load_pack_text(WHENS, "whens.pack"))
+    assert [game.actions[name].when_at for name in ("early", "middle", "late")] == [1, 2, 2]
+    texts = [move_text(m, game) for m in flow.legal_moves(game, flow.initial_state(game, 1), 0)]
+    assert texts == ["early 1 1 1", "early 1 1 2", "early 1 2 1", "early 1 2 2",
+                     "early 3 1 1", "early 3 1 2", "early 3 2 1", "early 3 2 2",
+                     "middle 1 1 1", "middle 1 1 2", "middle 2 2 1", "middle 2 2 2",
+                     "late 1 2", "late 2 1"]
