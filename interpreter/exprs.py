@@ -248,12 +248,13 @@ class ExprCompiler:
         return lambda ctx: -operand(ctx)
 
     def c_Member(self, node):
-        item, container = self.compile(node.item), self.compile(node.container)
+        container = self.compile(node.container)
         value = _constant_of(self.resolved, node.item)
         if value is not _NOT_CONSTANT:  # `flag in tokens(it)`: the constant bound once
             if node.negated:
                 return lambda ctx: value not in container(ctx)
             return lambda ctx: value in container(ctx)
+        item = self.compile(node.item)
         if node.negated:
             return lambda ctx: item(ctx) not in container(ctx)
         return lambda ctx: item(ctx) in container(ctx)

@@ -224,6 +224,7 @@ def _last_level(param, check, final_check, action_name):
 
 
 def _middle_level(param, check, inner):
+    """A parameter before the last: each of its values is set, then `inner` lists the rest."""
     param_name, domain = param
 
     def level(ctx, env, seat, args, found):

@@ -489,9 +489,9 @@ def _kind_matches(ctx, shape, base, stand):
     """The common case: slots name piece kinds (or anything); see `_KindIndex`."""
     game = ctx.game
     kinds = ctx.state.kind[base >> CELL_BITS]
-    index = game.anchor_index.get(shape.name)
+    index = game.kind_indexes.get(shape.name)
     if index is None:
-        index = game.anchor_index[shape.name] = _KindIndex(game, shape)
+        index = game.kind_indexes[shape.name] = _KindIndex(game, shape)
     # most patterns are far from complete on most boards: counting the board's
     # kinds is cheaper than trying the placements
     missing, stand_ins = 0, len(stand)
@@ -501,13 +501,12 @@ def _kind_matches(ctx, shape, base, stand):
             missing += count - have
             if missing > stand_ins:
                 return set()
+    fits = index.everything
     if stand:
-        fits = index.everything
         for cell, (by_kind, other), kind in zip(itertools.count(), index.accepts, kinds):
             if cell not in stand:  # a stand-in fills any slot
                 fits &= by_kind.get(kind, other)
     else:
-        fits = index.everything
         for (by_kind, other), kind in zip(index.accepts, kinds):
             fits &= by_kind.get(kind, other)
     found = set()
