@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import operator
 
+import attrs
+
 from boardrule.dsl import ast
 from boardrule.interpreter import fastpaths, functions
 from boardrule.interpreter.values import RuleError
@@ -26,6 +28,11 @@ class ExprCompiler:
         self.game = game
         self.resolved = checked.resolved
         self.types = checked.types
+        self._it_reads = frozenset()  # ids of parameter names read as `it` (see _define_call)
+
+    def reads_it(self, node) -> bool:
+        """True when `node` is `it`, or a definition's parameter given `it` and read as it."""
+        return self.resolved.get(node) == ("it", None) or id(node) in self._it_reads
 
     def compile(self, node):
         return getattr(self, "c_" + type(node).__name__)(node)
@@ -63,6 +70,8 @@ class ExprCompiler:
         return getattr(self, "name_" + kind)(detail, node)
 
     def name_local(self, name, node):
+        if id(node) in self._it_reads:
+            return self.name_it(None, node)
         return lambda ctx: ctx.env[name]
 
     def name_it(self, _, node):
@@ -283,11 +292,17 @@ class ExprCompiler:
 
     def _define_call(self, node, name):
         define = self.game.defines[name]
-        args = [self.compile(a) for a in node.args]
-        body = self.compile(define.body)
         params = define.params
         if not params:
-            return body  # nothing to bind: the body itself, without a frame per use
+            return self._body(define.body, frozenset())  # nothing to bind: the body itself, no frame per use
+        if len(params) == 1 and self.reads_it(node.args[0]):
+            # `has_fort(it)`: where nothing in between gives `it` another value, the
+            # parameter is `it` itself, read in place, without binding a local
+            reads = _parameter_reads(define.body, params[0], self.resolved)
+            if reads is not None:
+                return self._body(define.body, reads)
+        args = [self.compile(a) for a in node.args]
+        body = self._body(define.body, frozenset())
         if len(params) == 1:
             return _one_parameter_call(params[0], args[0], body)
 
@@ -303,6 +318,42 @@ class ExprCompiler:
                     env.pop(p, None)
                 env.update(saved)
         return call
+
+
+    def _body(self, body, it_reads):
+        saved, self._it_reads = self._it_reads, it_reads
+        try:
+            return self.compile(body)
+        finally:
+            self._it_reads = saved
+
+
+def _parameter_reads(body, param, resolved):
+    """The ids of the names in `body` that read `param`, when none of them lies
+    where `it` means something else (a filter, an aggregate's body, a keyword
+    option such as `standin`); None otherwise."""
+    found = set()
+
+    def walk(node, inner) -> bool:
+        if type(node) is tuple:
+            return all(walk(n, inner) for n in node)
+        if not attrs.has(type(node)):
+            return True
+        kind = type(node).__name__
+        if kind == "Name":
+            if resolved.get(node) != ("local", param):
+                return True
+            found.add(id(node))
+            return not inner
+        if kind in ("Where", "Comprehension"):
+            inner = True
+        elif kind == "Call" and resolved.get(node, ("",))[0] in ("aggregate", "pairwise"):
+            inner = True
+        elif kind == "Keyword":
+            inner = True
+        return all(walk(getattr(node, f.name), inner) for f in attrs.fields(type(node)) if f.name != "span")
+
+    return frozenset(found) if walk(body, False) else None
 
 
 _UNSET = object()

@@ -571,7 +571,7 @@ def _allowed(compiler, node, args, kwargs):
     kind, cell = args
     game = compiler.game
 
-    if compiler.resolved.get(node.args[1]) == ("it", None):
+    if compiler.reads_it(node.args[1]):
         return _allowed_here(game, kind)
 
     def f(ctx):
@@ -653,8 +653,8 @@ def _tokens(compiler, node, args, kwargs):
 
 
 def _is_it(compiler, node) -> bool:
-    """True when a cell function's one argument is written `it`."""
-    return len(node.args) == 1 and compiler.resolved.get(node.args[0]) == ("it", None)
+    """True when a cell function's one argument is `it`."""
+    return len(node.args) == 1 and compiler.reads_it(node.args[0])
 
 
 def _size(compiler, node, args, kwargs):

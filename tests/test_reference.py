@@ -168,6 +168,10 @@ SCORING = {
                           " + sum(cells, if value != 2 then 100 else 0) + sum(cells, if kind == none then 1000 else 0)",
     "allowed where": "count(cells where allowed(jade, it)) * 100 + count(border(cells where occupied) where allowed(rock, it))",
     "allowed keeps it": "sum(cells where occupied, if allowed(rock, it) then value else 1)",
+    # a definition given `it` reads it in place, unless its parameter sits where `it` is rebound
+    "definitions given it": "sum(cells, worth(it)) + count(cells where rich(it)) * 10"
+                            " + sum(cells where occupied, same_as(it)) * 100 + count(kinds where gem_of(it) != none) * 1000"
+                            " + sum(cells, count(beside(it))) * 10000 + sum(cells, around(it)) * 100000",
     # `held(it)`, `tokens(it)` read `it` directly; a constant member is bound once
     "constant in held of it": "count(cells where ruby in held(it)) + count(cells where jade not in tokens(it)) * 10"
                               " + count(cells where rock in tokens(it) or tree in held(it)) * 100",
@@ -295,6 +299,7 @@ pieces:
     weight: 0
 shapes:
   bar: {{art: X X X, symmetry: all}}
+  duo: {{art: ruby ruby, symmetry: all}}
   ell: {{art: "X . / X X", symmetry: all}}
   line:
     family: y == 0 and x < n
@@ -321,6 +326,11 @@ define:
   gems: cells where category == gem
   has(k): any(cells where kind == k)
   gem_of(k): if k.category == gem then k else none
+  rich(c): worth(c) > 2
+  same_as(c): count(adjacent(c) where kind == c.kind)
+  beside(c): adjacent(c) where it != c
+  around(c): count(adjacent(c), it != c)
+  stand_ins(c): count(matches(duo, standin = it == c))
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
@@ -541,3 +551,36 @@ def test_a_deck_of_piece_kinds_compiles():  # deck cards were once left unchecke
 def test_a_player_variable_needs_a_player():  # once passed the checker and failed at run time
     with pytest.raises(PackError):
         load_pack_text(MINI.replace("DECKS", "").replace("END", "gold > 3"))
+
+
+STAND_INS = """
+game: {id: standins, players: 1}
+board: {grid: square 3 x 3}
+pieces: {ruby: {}, jade: {}}
+shapes: {duo: {art: ruby ruby, symmetry: all}}
+define:
+  stand_ins(c): matches(duo, standin = it == c)
+  given_it: sum(cells, count(stand_ins(it)))
+  named: sum(count(matches(duo, standin = it == c)) for c in cells)
+actions:
+  wait: {effect: "set pot = 0"}
+vars: {pot: 0}
+flow:
+  round: [{turns: [wait]}]
+  end: "false"
+"""
+
+
+def test_a_keyword_option_keeps_its_own_it():
+    """`standin = it == c` in a definition given `it`: the `it` of the option is each cell of
+    the board, not the caller's (the reference evaluator has no `matches`: the same sum
+    written with a named local is the reference)."""
+    game = compile_game(load_pack_text(STAND_INS, "standins.pack"))
+    compiler = ExprCompiler(game, game.pack.checked)
+    given_it, named = (compiler.compile(game.defines[name].body) for name in ("given_it", "named"))
+    state = flow.initial_state(game, 1)
+    for cell, kind in ((0, "ruby"), (4, "ruby"), (5, "jade"), (8, "ruby")):
+        state.kind[0][cell] = kind
+    value = given_it(game.ctx(state, me=PLAYERS[0]))
+    assert value == named(game.ctx(state, me=PLAYERS[0]))
+    assert value == 8  # the 4 cells between two rubies each complete 2 pairs; no two rubies touch
