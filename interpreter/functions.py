@@ -509,6 +509,8 @@ def _kind_matches(ctx, shape, base, stand):
     else:
         for (by_kind, other), kind in zip(index.accepts, kinds):
             fits &= by_kind.get(kind, other)
+            if not fits:
+                return set()
     found = set()
     placements, known = index.placements, game.static_attrs
     while fits:
