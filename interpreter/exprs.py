@@ -319,7 +319,6 @@ class ExprCompiler:
                 env.update(saved)
         return call
 
-
     def _body(self, body, it_reads):
         saved, self._it_reads = self._it_reads, it_reads
         try:
