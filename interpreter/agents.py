@@ -69,16 +69,17 @@ def make_agent(name: str, seed: int = 0):
     return AGENTS[base](seed)
 
 
-def play_out(game, state, agents: dict, on_move=None):
+def play_out(game, state, agents: dict):
     """Play until the game is over, each waiting seat moved by its agent.
 
-    `agents` maps seat -> agent. Returns the final state.
+    `agents` maps seat -> agent. Returns the final state; `state` itself is
+    left as it was: the moves are made on one copy of it, in place
+    (flow.apply_in_place).
     """
+    state = state.clone()
     while state.phase != "over":
         seat = flow.waiting(state)[0]
         moves = flow.legal_moves(game, state, seat)
         move = agents[seat](game, state, seat, moves)
-        state = flow.apply(game, state, move)
-        if on_move is not None:
-            on_move(state, move)
+        state = flow.apply_in_place(game, state, move)
     return state

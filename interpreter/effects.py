@@ -1,7 +1,8 @@
 """Compile statements into closures `f(ctx)` that change `ctx.state`.
 
-Effects run on a clone of the state (see flow.py), so a statement that fails
-half-way never leaves a damaged state behind.
+Effects run on a clone of the state (flow.apply), so a statement that fails
+half-way never leaves a damaged state behind; playouts run them on a state of
+their own (flow.apply_in_place), dropped if a rule fails.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from boardrule.interpreter.values import CELL_BITS, CELL_MASK, NeedChoice, Playe
 
 MAX_LOOP = 10_000
 MAX_DECK = MAX_DECK_CARDS  # cards in one deck
+
+
+PLACED = "placed"  # the event every `place` fires
 
 
 class EffectCompiler:
@@ -57,7 +61,7 @@ class EffectCompiler:
             state.owner[board][index] = ctx.me
             if extra:
                 state.attrs[board][index] = {name: value(ctx) for name, value in extra}
-            fire(ctx, "placed", {"kind": what, "cell": cell, "player": ctx.me})
+            fire(ctx, PLACED, {"kind": what, "cell": cell, "player": ctx.me})
         return place
 
     def s_Remove(self, node):

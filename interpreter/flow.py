@@ -3,8 +3,8 @@
 The flow is a list of setup steps, then round steps repeated until the end
 condition holds. `do` steps run at once; decision steps (`turns`, `together`,
 `decide`) open a Pending decision for each seat that must act, and the game
-waits for moves. Every function here returns a new State: the one passed in
-is never changed.
+waits for moves. Every function here returns a new State and leaves the one
+passed in unchanged, except `apply_in_place` (playouts) and `settle` (positions).
 """
 
 from __future__ import annotations
@@ -249,7 +249,29 @@ def apply(game, state: State, move: Move) -> State:
         raise IllegalMoveError(_not_waiting(game, state, move.seat), code="E501")
     if not _is_legal(game, state, move):
         raise IllegalMoveError(explain_illegal(game, state, move), code="E502")
-    new = state.clone()
+    return _make(game, state.clone(), move, state)
+
+
+def apply_in_place(game, state: State, move: Move) -> State:
+    """The state after `move`, one that `legal_moves(state)` listed, made on `state` itself.
+
+    For playouts that own their state (agents.play_out, the Monte Carlo
+    agent's): no legality check, and no copy unless the move's effect may stop
+    to ask a choice (asking.py), which is asked on a copy of the state before
+    it, as `apply` does. Same moves, same states as `apply`; use the state
+    returned, and no other reference to `state`, from then on.
+    """
+    if move.action != DONE and game.actions[move.action].may_ask:
+        return _make(game, state.clone(), move, state)
+    snapshot = state.snapshot
+    if snapshot is not None and snapshot[0] is state.kind:
+        detach_snapshot(state)  # it shares the boards this move changes
+    state.moves_cache.clear()
+    return _make(game, state, move, None)
+
+
+def _make(game, new: State, move: Move, before: State | None) -> State:
+    """Make `move` on `new`; `before` is the state as it was, kept when the move may ask a choice."""
     _count_move(game, new)
     if move.action == DONE:
         _close(game, new, move.seat)
@@ -257,7 +279,9 @@ def apply(game, state: State, move: Move) -> State:
         try:
             _run_action(game, new, move)
         except NeedChoice as need:
-            asking = state.clone()
+            if before is None:
+                raise RuntimeError(f"`{move.action}` asked a choice that asking.py judged it never asks") from None
+            asking = before.clone()
             asking.pending[move.seat].choice = (move, need.options, need.optional, need.item_type)
             return asking
         new.pending[move.seat].choice = None
@@ -524,7 +548,8 @@ def _next_phase(game, state):
 def _start_decision(game, state, step):
     who = _who(game, state, step)
     if step.kind == "together":
-        state.snapshot = _board_snapshot(state)
+        # what the others saw as the step began; a game of one player has no others
+        state.snapshot = _board_snapshot(state) if len(state.players) > 1 else None
         for seat in who:
             _open(game, state, seat, step)
         if not state.pending:

@@ -15,6 +15,7 @@ from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter import geometry
 from boardrule.interpreter import shapes as shape_lib
+from boardrule.interpreter.asking import asking_events, may_ask
 from boardrule.interpreter.context import Ctx
 from boardrule.interpreter.effects import EffectCompiler
 from boardrule.interpreter.exprs import ExprCompiler
@@ -25,7 +26,7 @@ MAX_SEATS = 12
 
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_nodes", "when", "when_node", "when_at", "effect", "label",
-                 "span", "lister")
+                 "span", "lister", "may_ask")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -298,6 +299,7 @@ def _components(game, model, exprs):
 
 def _actions(game, model, exprs, effects):
     game.actions = {}
+    asking = asking_events(model.pieces)
     for index, action in enumerate(model.actions):
         game.actions[action.name] = CompiledAction(
             name=action.name, index=index,
@@ -306,7 +308,7 @@ def _actions(game, model, exprs, effects):
             when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
             when_at=_when_at(action),
             effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
-            label=action.label, span=action.span)
+            may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span)
     game.action_index = {name: a.index for name, a in game.actions.items()}
     game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
     types = game.pack.checked.types

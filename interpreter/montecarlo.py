@@ -188,6 +188,7 @@ class MonteCarloAgent:
         return best, children[best], False
 
     def _playout(self, game, state, rng):
+        state = state.clone()  # the playout's own, its moves made in place
         steps = 0
         sample = self.playout
         while state.phase != "over" and (self.depth is None or steps < self.depth):
@@ -201,7 +202,7 @@ class MonteCarloAgent:
                     gain = score_sheet(game, flow.preview(game, state, moves[index]), seat).total
                     if best is None or gain > best:
                         move, best = moves[index], gain
-            state = flow.apply(game, state, move)
+            state = flow.apply_in_place(game, state, move)
             steps += 1
         return rewards(game, state)
 
