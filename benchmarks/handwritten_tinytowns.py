@@ -53,6 +53,9 @@ PATTERNS = {
     "factory": "wood . . . / brick stone stone brick",
 }
 BUILDINGS = tuple(PATTERNS)
+# The options of rulepacks/tinytowns.pack that deal this same game (the
+# first-game buildings, no monument): the engine side of the comparison.
+ENGINE_OPTIONS = {"first_game": True, "monuments": False}
 TAVERN_POINTS = (0, 2, 5, 9, 14, 20)  # by number of Taverns, 5+ -> 20
 
 

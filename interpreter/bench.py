@@ -93,10 +93,11 @@ def _window(play_one, games: int | None, seconds: float | None) -> dict:
 
 
 def playouts(game, players: int, agent: str, games: int | None = None, seconds: float = 1.0,
-             warmup: bool = True) -> dict:
-    """Games per second with every seat played by `agent` (seeded: game n uses seed n)."""
+             warmup: bool = True, options: dict | None = None) -> dict:
+    """Games per second with every seat played by `agent` (seeded: game n uses seed n), with the
+    pack's `options` (its defaults if None)."""
     def play_one(n):
-        state = new_game(game, players=players, seed=n)
+        state = new_game(game, players=players, seed=n, options=options)
         agents = {seat: make_agent(agent, seed=n * 1000 + seat) for seat in state.players}
         state = play_out(game, state, agents)
         return sum(1 for entry in state.log if entry[0] == "move")
@@ -170,9 +171,10 @@ def measure_pack(spec: str, players: int | None = None, agents=("random",), game
 
 
 def measure_playouts(spec: str, players: int | None = None, agents=("random",), games: int | None = None,
-                     seconds: float = 1.0, warmup: bool = True, name: str | None = None) -> dict:
+                     seconds: float = 1.0, warmup: bool = True, name: str | None = None,
+                     options: dict | None = None) -> dict:
     """Open a pack and time random (or other) playouts of it; a pack that fails is reported, not raised."""
-    entry = {"name": name or str(spec), "spec": str(spec)}
+    entry = {"name": name or str(spec), "spec": str(spec), "options": options}
     try:
         start = time.perf_counter()
         game = open_game(spec)
@@ -180,7 +182,7 @@ def measure_playouts(spec: str, players: int | None = None, agents=("random",), 
         entry["hash"] = game.pack_hash
         entry["players"] = players if players is not None else game.players_range[0]
         for agent in agents:
-            entry[agent] = playouts(game, entry["players"], agent, games, seconds, warmup)
+            entry[agent] = playouts(game, entry["players"], agent, games, seconds, warmup, options)
     except Exception as exc:  # noqa: BLE001  (a broken pack is a finding, not a crash of the benchmark)
         entry["error"] = f"{type(exc).__name__}: {exc}"
     return entry

@@ -37,7 +37,8 @@ def test_quick_run_prints_every_section():
         assert heading in out, f"section {heading!r} missing:\n{out}"
     for label in ("engine    boardrule", "python", "cpu", "boardrule --help", "bare interpreter",
                   "hand-written (benchmarks/handwritten_tinytowns.py)", "engine / hand-written",
-                  "target under 5 ms", "under 0.3 s", "under 1 s per pack"):
+                  "target under 5 ms", "under 0.3 s", "under 1 s per pack",
+                  "first-game buildings, no monument (as hand-written)", "(the same game)"):
         assert label in out, f"{label!r} missing:\n{out}"
     assert "tictactoe" in out
 
@@ -96,14 +97,28 @@ def test_handwritten_games_are_seeded_and_fill_the_town():
     assert score == tt.score_town(board)
 
 
+def test_the_engine_is_compared_on_the_game_the_hand_written_one_plays():
+    from boardrule.interpreter.api import new_game, open_game
+
+    tt = _load_handwritten()
+    game = open_game("tinytowns")
+    for seed in range(3):
+        state = new_game(game, players=1, seed=seed, options=tt.ENGINE_OPTIONS)
+        assert sorted(state.vars["in_play"]) == sorted(tt.BUILDINGS)
+        assert state.pvars[0]["dealt"] == () and state.pvars[0]["my_monument"] is None
+
+
 def test_the_instruction_count_runs_the_script_it_measures():
     # the valgrind run itself takes minutes: here its game script runs plainly, for one game,
     # and a bad count of games is a usage error
     spec = importlib.util.spec_from_file_location("instructions", REPO / "benchmarks" / "instructions.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    for script, argument in ((module.ENGINE_GAMES, "tictactoe"), (module.HANDWRITTEN_GAMES, str(REPO / "benchmarks"))):
-        done = subprocess.run([sys.executable, "-c", script, argument, "1"], capture_output=True, text=True,
+    same = json.dumps(_load_handwritten().ENGINE_OPTIONS)
+    for script, *arguments in ((module.ENGINE_GAMES, "tictactoe"), (module.ENGINE_GAMES, "tinytowns", "1", same),
+                               (module.HANDWRITTEN_GAMES, str(REPO / "benchmarks"))):
+        arguments = arguments + ["1"] if len(arguments) == 1 else arguments
+        done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True,
                               timeout=TIMEOUT, stdin=subprocess.DEVNULL)
         assert done.returncode == 0, done.stderr
     bad = subprocess.run([sys.executable, str(REPO / "benchmarks" / "instructions.py"), "--games", "0"],
