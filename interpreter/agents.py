@@ -3,7 +3,9 @@
 An agent is a callable `choose(game, state, seat, moves) -> Move`, made by
 `make_agent(name, seed)`. `random` picks uniformly; `greedy` picks the move
 with the best immediate gain in its own score, ties broken by its seeded
-generator; `mcts` searches (interpreter/montecarlo.py).
+generator; `mcts` searches (interpreter/montecarlo.py). An agent whose
+class sets `picks_from_moves = True` promises to return one of `moves`;
+`play_out` then makes its moves without judging them again.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from boardrule.interpreter.scoring import score_sheet
 
 class RandomAgent:
     name = "random"
+    picks_from_moves = True  # returns one of the moves it is given (play_out trusts it)
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -29,6 +32,7 @@ class GreedyAgent:
     """The move after which my score is highest; a random one among equals."""
 
     name = "greedy"
+    picks_from_moves = True  # returns one of the moves it is given (play_out trusts it)
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -74,12 +78,19 @@ def play_out(game, state, agents: dict):
 
     `agents` maps seat -> agent. Returns the final state; `state` itself is
     left as it was: the moves are made on one copy of it, in place
-    (flow.apply_in_place).
+    (flow.apply_in_place). The moves of an agent that does not declare
+    `picks_from_moves` (one of the moves it is given, as the agents here do)
+    are judged as typed ones are (`flow.apply`: IllegalMoveError if one is
+    not legal).
     """
+    listing = {seat: getattr(agent, "picks_from_moves", False) for seat, agent in agents.items()}
     state = state.clone()
     while state.phase != "over":
         seat = flow.waiting(state)[0]
         moves = flow.legal_moves(game, state, seat)
         move = agents[seat](game, state, seat, moves)
-        state = flow.apply_in_place(game, state, move)
+        if listing[seat]:
+            state = flow.apply_in_place(game, state, move)
+        else:
+            state = flow.apply(game, state, move)
     return state

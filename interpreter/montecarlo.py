@@ -78,6 +78,7 @@ class MonteCarloAgent:
     """Open-loop MCTS with random playouts; see the module's docstring."""
 
     name = "mcts"
+    picks_from_moves = True  # returns one of the moves it is given (play_out trusts it)
 
     def __init__(self, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
                  depth: int | None = DEFAULT_DEPTH, c: float = 0.7, playout: int = DEFAULT_PLAYOUT):

@@ -13,11 +13,13 @@ import random
 
 import pytest
 
+from boardrule.dsl.diagnostics import IllegalMoveError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter import flow
 from boardrule.interpreter.agents import make_agent, play_out
 from boardrule.interpreter.api import new_game, open_game
 from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.moves import Move
 from boardrule.interpreter.serialize import state_to_json
 
 # `ring` sets off `rung`, whose listener sets off `echoed`, whose listener asks.
@@ -154,3 +156,17 @@ def test_a_move_made_in_place_changes_what_the_others_may_do():
     assert len(flow.legal_moves(game, state, 1)) == 4  # listed before seat 0 moves
     state = flow.apply_in_place(game, state, flow.legal_moves(game, state, 0)[0])
     assert len(flow.legal_moves(game, state, 1)) == 3
+
+
+def test_play_out_judges_a_move_the_agent_was_not_given():
+    game = open_game("tictactoe")
+    state = new_game(game, players=2, seed=1)
+    taken = flow.legal_moves(game, state, 0)[0]
+
+    def stubborn(game, state, seat, moves):  # plays the first square again and again
+        return Move(seat, taken.action, taken.args)
+
+    with pytest.raises(IllegalMoveError):
+        play_out(game, state, {0: stubborn, 1: stubborn})
+    equal_copies = {seat: (lambda g, s, seat, moves: Move(seat, moves[0].action, moves[0].args)) for seat in (0, 1)}
+    assert play_out(game, state, equal_copies).phase == "over"  # equal to a listed move: played
