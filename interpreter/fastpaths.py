@@ -13,6 +13,7 @@ from __future__ import annotations
 import operator
 from itertools import compress
 
+from boardrule.dsl.lints import walk
 from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK
 
@@ -416,7 +417,7 @@ def cell_filter(compiler, node):
     condition = cell_condition(compiler, node.condition)
     if condition is not None:
         return _filter(compiler, node.source, condition)
-    return _prefiltered(compiler, node)
+    return _prefiltered(compiler, node) or _placeable(compiler, node)
 
 
 def _filter(compiler, source_node, condition):
@@ -449,6 +450,86 @@ def _filter(compiler, source_node, condition):
         return tuple(c for c in source(ctx)
                      if test(kinds[c >> CELL_BITS][c & CELL_MASK], attrs[c >> CELL_BITS].get(c & CELL_MASK)))
     return on_cells
+
+
+# names whose value is the same for every cell a filter tries (`allowed(k, it)`: the `k`)
+_SAME_FOR_EVERY_CELL = ("local", "symbol", "global", "player_var", "option")
+# names a condition may not read to be judged away from the cell whose rule it is
+_NOT_OF_THE_CELL_ALONE = ("self", "define", "function", "relative", "aggregate", "pairwise")
+
+
+def _placeable(compiler, node):
+    """`CELLS where allowed(k, it)`, `k` the same for every cell: where a kind's place rule
+    asks for a neighbour, `any(adjacent where C)`, the cells next to one where C holds.
+    C is judged once per cell of the board and each candidate is one set operation, instead
+    of a run of the rule per candidate; the other kinds run their rule per cell."""
+    call = node.condition
+    if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
+            or not compiler.reads_it(call.args[1]) or type(call.args[0]).__name__ != "Name"
+            or compiler.resolved.get(call.args[0], ("",))[0] not in _SAME_FOR_EVERY_CELL):
+        return None
+    next_to = _neighbour_rules(compiler)
+    if not next_to:
+        return None
+    kind_of, source, per_cell = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.compile(call)
+    adjacent = compiler.game.cell_tables["adjacent"]
+
+    def f(ctx):
+        make = next_to.get(kind_of(ctx))
+        if make is None:
+            return _each_cell(ctx, source(ctx), per_cell)
+        test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
+        passing = {}  # board -> its cells where C holds
+        out = []
+        for cell in source(ctx):
+            board = cell >> CELL_BITS
+            hits = passing.get(board)
+            if hits is None:
+                hits = passing[board] = _passing_cells(test, kinds[board], attrs[board], board << CELL_BITS)
+            if not hits.isdisjoint(adjacent[cell]):
+                out.append(cell)
+        return tuple(out)
+    return f
+
+
+def _passing_cells(test, kinds, attrs, base) -> set:
+    """The cells of a board where `test(kind, extra)` holds: each piece is tested, the empty
+    cells without attributes are judged once together."""
+    own, every = attrs.get, range(len(kinds))
+    hits = {base | i for i in compress(every, kinds) if test(kinds[i], own(i))}  # kinds are names: true
+    if test(None, None):
+        hits.update(base | i for i in compress(every, map(operator.not_, kinds)) if i not in attrs)
+    hits.update(base | i for i, extra in attrs.items() if kinds[i] is None and test(None, extra))
+    return hits
+
+
+def _each_cell(ctx, cells, condition):
+    saved, out = ctx.it, []
+    for cell in cells:
+        ctx.it = cell
+        if condition(ctx):
+            out.append(cell)
+    ctx.it = saved
+    return tuple(out)
+
+
+def _neighbour_rules(compiler) -> dict:
+    """kind -> `ctx -> test(kind, extra)` of C, for each kind whose place rule is
+    `any(adjacent where C)` with C a test of that neighbour alone."""
+    rules = {}
+    for piece in compiler.game.model.pieces:
+        rule = piece.place
+        if (rule is None or compiler.resolved.get(rule) != ("aggregate", "any") or len(rule.args) != 1
+                or rule.kwargs or type(rule.args[0]).__name__ != "Where"):
+            continue
+        where = rule.args[0]
+        if compiler.resolved.get(where.source) != ("relative", "adjacent") or any(
+                compiler.resolved.get(n, ("",))[0] in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
+            continue
+        condition = cell_condition(compiler, where.condition)
+        if condition is not None:
+            rules[piece.name] = as_test(condition)
+    return rules
 
 
 def _prefiltered(compiler, node):

@@ -168,6 +168,8 @@ SCORING = {
                           " + sum(cells, if value != 2 then 100 else 0) + sum(cells, if kind == none then 1000 else 0)",
     "allowed where": "count(cells where allowed(jade, it)) * 100 + count(border(cells where occupied) where allowed(rock, it))",
     "allowed keeps it": "sum(cells where occupied, if allowed(rock, it) then value else 1)",
+    # a rule `any(adjacent where C)` judged with C once per cell of the board (fastpaths._placeable)
+    "allowed per kind": "sum(count(border(cells where occupied) where allowed(k, it)) for k in [jade, moss, fern, rock, tree])",
     # a definition given `it` reads it in place, unless its parameter sits where `it` is rebound
     "definitions given it": "sum(cells, worth(it)) + count(cells where rich(it)) * 10"
                             " + sum(cells where occupied, same_as(it)) * 100 + count(kinds where gem_of(it) != none) * 1000"
@@ -206,6 +208,10 @@ VALUES = {
     "left player": "left",
     "symbol set": "colours",
     "edge": "edge",
+    # a rule `any(adjacent where C)` judged with C once per cell of the board (fastpaths._placeable)
+    "allowed cells": "(cells where allowed(jade, it)) + (cells where allowed(moss, it))"
+                     " + (cells where allowed(fern, it)) + (cells where allowed(tree, it)) + (left.cells where allowed(jade, it))"
+                     " + (cells where allowed(reed, it))",
 }
 
 # With `self` a cell: the items of the `place:` rule of the `probe` piece.
@@ -283,6 +289,9 @@ pieces:
   jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red)}}
   rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],
           place: count(adjacent where occupied) >= 2}}
+  moss: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where category == gem)}}
+  fern: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where colour == self.colour)}}
+  reed: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where colour != red)}}
   tree:
     colour: green
     category: plant
