@@ -599,8 +599,23 @@ def cell_aggregate(compiler, name, source_node, body_node):
     board_of = whole_board(compiler, source_node)
     source = None if board_of is not None else compiler.compile(source_node)
     if type(condition) is Kinds:
+        if condition.fixed is not None and board_of is not None:
+            return _fixed_kind_aggregate(name, condition.fixed, source_node, compiler, board_of)
         return _kind_aggregate(_KIND_FOLDS[name], condition.at, board_of, source)
     return _test_aggregate(name, condition.make, board_of, source)
+
+
+def _fixed_kind_aggregate(name, fixed, source_node, compiler, board_of):
+    """`any(cells where kind == k)` and the like, with constant kinds: one set operation on the
+    board's kinds, read without a call when the board is the current one (`cells`)."""
+    members, outside = fixed
+    if name in ("any", "none") and not outside and compiler.resolved.get(source_node) == ("value", "cells"):
+        disjoint = members.isdisjoint
+        if name == "any":
+            return lambda ctx: not disjoint(ctx.state.kind[ctx.board])
+        return lambda ctx: disjoint(ctx.state.kind[ctx.board])
+    fold = _KIND_FOLDS[name]
+    return lambda ctx: fold(members, outside, ctx.state.kind[board_of(ctx)])
 
 
 def _kind_aggregate(fold, at, board_of, source):
