@@ -162,6 +162,10 @@ class ExprCompiler:
         fast = self._fast_cell_filter(node)
         if fast is not None:
             return fast
+        return self.plain_where(node)
+
+    def plain_where(self, node):
+        """`source where condition`, the condition run per element with `it` set."""
         source, condition = self.compile(node.source), self.compile(node.condition)
 
         def f(ctx):

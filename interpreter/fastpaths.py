@@ -461,8 +461,9 @@ _NOT_OF_THE_CELL_ALONE = ("self", "define", "function", "relative", "aggregate",
 def _placeable(compiler, node):
     """`CELLS where allowed(k, it)`, `k` the same for every cell: where a kind's place rule
     asks for a neighbour, `any(adjacent where C)`, the cells next to one where C holds.
-    C is judged once per cell of the board and each candidate is one set operation, instead
-    of a run of the rule per candidate; the other kinds run their rule per cell."""
+    C is judged once per piece on the board (and once for all the empty cells), and each
+    candidate is one set operation instead of a run of the rule; the other kinds run their
+    rule per cell."""
     call = node.condition
     if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
             or not compiler.reads_it(call.args[1]) or type(call.args[0]).__name__ != "Name"
@@ -471,13 +472,13 @@ def _placeable(compiler, node):
     next_to = _neighbour_rules(compiler)
     if not next_to:
         return None
-    kind_of, source, per_cell = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.compile(call)
+    kind_of, source, plain = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.plain_where(node)
     adjacent = compiler.game.cell_tables["adjacent"]
 
     def f(ctx):
         make = next_to.get(kind_of(ctx))
         if make is None:
-            return _each_cell(ctx, source(ctx), per_cell)
+            return plain(ctx)  # a rule of another form: run per cell
         test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
         passing = {}  # board -> its cells where C holds
         out = []
@@ -501,16 +502,6 @@ def _passing_cells(test, kinds, attrs, base) -> set:
         hits.update(base | i for i in compress(every, map(operator.not_, kinds)) if i not in attrs)
     hits.update(base | i for i, extra in attrs.items() if kinds[i] is None and test(None, extra))
     return hits
-
-
-def _each_cell(ctx, cells, condition):
-    saved, out = ctx.it, []
-    for cell in cells:
-        ctx.it = cell
-        if condition(ctx):
-            out.append(cell)
-    ctx.it = saved
-    return tuple(out)
 
 
 def _neighbour_rules(compiler) -> dict:
