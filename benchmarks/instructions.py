@@ -68,7 +68,8 @@ def instructions(script: str, argument: str, games: int, *more: str) -> int:
 
 def per_game(script: str, argument: str, games: int, *more: str) -> float:
     # a plain run first writes the .pyc of every module the games import: a module compiled from
-    # its source at import leaves the heap, and the garbage collector's work, different (~4%)
+    # its source at import leaves the heap laid out differently, and the count ~4% off (not the
+    # collector: gc.freeze() after the import changes nothing)
     subprocess.run([sys.executable, "-c", script, argument, "0", *more], capture_output=True, check=False,
                    env=ENVIRONMENT)
     return (instructions(script, argument, games, *more) - instructions(script, argument, 0, *more)) / games
