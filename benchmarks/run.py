@@ -151,12 +151,11 @@ def tinytowns_comparison(packs: list, hand: dict, same: dict | None) -> dict:
     if solo is None or engine_pack.get("players") != 1:
         out["error"] = engine_pack.get("error") or "no solo random playout of the engine to compare"
         return out
-    out["engine"] = solo
-    compared = solo
-    if real is not None and same is not None and "error" not in same:
-        out["same_game"] = compared = same
-    elif same is not None:
+    out["engine"] = compared = solo
+    if same is not None:
         out["same_game"] = same
+        if real is not None and "error" not in same:
+            compared = same
     out["ratio_cpu"] = compared["cpu_ms_per_game"] / hand["cpu_ms_per_game"]
     out["ratio_wall"] = compared["ms_per_game"] / hand["ms_per_game"]
     out["targets"] = {
@@ -191,9 +190,8 @@ def run(args) -> dict:
     progress(args, "measuring the hand-written Tiny Towns...")
     hand = handwritten(args.games, args.seconds, args.warmup)
     if any(p["test_pack"] or p["name"] == "tinytowns" for p in report["packs"]):
-        measured = {p["name"] for p in report["packs"]}
         same = None
-        if "tinytowns" in measured:
+        if any(p["name"] == "tinytowns" for p in report["packs"]):
             progress(args, "measuring the engine's Tiny Towns dealt as the hand-written one...")
             same = same_game(args)
         report["tinytowns"] = tinytowns_comparison(report["packs"], hand, same)
