@@ -560,10 +560,10 @@ def _start_decision(game, state, step):
 
 
 def _who(game, state, step) -> list:
+    finished = state.finished
     if step.who is None:
-        seats = list(state.players)
-    else:
-        value = step.who(game.ctx(state))
-        seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ())]
-    return [s for s in seats if s not in state.finished]
+        return [s for s in state.players if s not in finished] if finished else list(state.players)
+    value = step.who(game.ctx(state))
+    seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ())]
+    return [s for s in seats if s not in finished] if finished else seats
 

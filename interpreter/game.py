@@ -311,6 +311,7 @@ def _actions(game, model, exprs, effects):
             may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span)
     game.action_index = {name: a.index for name, a in game.actions.items()}
     game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
+    game.move_texts = {}  # (action, values...) -> the move's text (moves.move_text)
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}

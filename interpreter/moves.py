@@ -56,12 +56,29 @@ def value_text(value, grid, value_type=None) -> str:
     return str(value)
 
 
+MAX_REMEMBERED_TEXTS = 100_000  # texts a game keeps (`Game.move_texts`); past it, it starts afresh
+
+
 def move_text(move: Move, game) -> str:
     """The stable notation of a move (without the seat).
 
     `game` gives the grid and the types of the action's parameters; a bare
-    grid is accepted too (every whole number then prints as a cell).
+    grid is accepted too (every whole number then prints as a cell). A game
+    remembers the texts it has written: every move made is logged as text.
     """
+    texts = getattr(game, "move_texts", None)
+    if texts is None:
+        return _written(move, game)
+    key = (move.action, move.args, move.answers, move.answer_types) if move.answers else (move.action, move.args)
+    text = texts.get(key)
+    if text is None:
+        if len(texts) >= MAX_REMEMBERED_TEXTS:
+            texts.clear()
+        text = texts[key] = _written(move, game)
+    return text
+
+
+def _written(move: Move, game) -> str:
     grid = getattr(game, "grid", game)
     types = getattr(game, "param_types", {}).get(move.action, ())
     parts = [move.action] + [a if type(a) is str else value_text(a, grid, types[i] if i < len(types) else None)

@@ -34,10 +34,14 @@ class LazyRandom:
 
     @classmethod
     def seeded(cls, seed) -> "LazyRandom":
-        return cls(random.Random(seed).getstate())
+        """A generator seeded with `seed`; no base yet (None): the live generator is
+        the state until a clone or a save reads it out."""
+        rng = cls(None)
+        rng._live = random.Random(seed)
+        return rng
 
     def getstate(self):
-        if not self._calls:
+        if self._base is not None and not self._calls:
             return self._base
         state = self._generator().getstate()
         self._base, self._calls = state, ()
@@ -49,6 +53,8 @@ class LazyRandom:
     def split(self) -> "LazyRandom":
         """An independent generator in the same state, for a clone: the live
         generator (if any) moves to the copy, the one likely to roll next."""
+        if self._base is None:
+            self._base = self._live.getstate()
         copy = LazyRandom(self._base)
         copy._calls, copy._live, self._live = self._calls, self._live, None
         return copy
@@ -77,8 +83,9 @@ class LazyRandom:
             try:
                 return method(*args, **kwargs)
             finally:  # lists are copied: what a call draws depends on their lengths, which may change later
-                self._calls += ((name, tuple(_frozen(a) for a in args),
-                                 {k: _frozen(v) for k, v in kwargs.items()}),)
+                if self._base is not None:  # else the live generator is the state, nothing to replay
+                    self._calls += ((name, tuple(_frozen(a) for a in args),
+                                     {k: _frozen(v) for k, v in kwargs.items()}),)
         return call
 
 

@@ -102,3 +102,24 @@ def test_when_is_judged_as_soon_as_its_parameters_are_chosen():
                      "early 3 1 1", "early 3 1 2", "early 3 2 1", "early 3 2 2",
                      "middle 1 1 1", "middle 1 1 2", "middle 2 2 1", "middle 2 2 2",
                      "late 1 2", "late 2 1"]
+
+
+def test_a_remembered_text_is_the_text_of_the_same_values_of_the_same_types():
+    # a game remembers the texts it wrote; an answer 5 chosen as a number and as a cell differ
+    from boardrule.dsl.types import CELL, NUM
+    from boardrule.interpreter.moves import Move
+    game, _ = game_and_state()
+    as_number = Move(0, "take", (5,), (5,), (NUM,))
+    as_cell = Move(0, "take", (5,), (5,), (CELL,))
+    assert move_text(as_number, game) == "take 5 / 5"
+    assert move_text(as_cell, game) == "take 5 / C2"
+    assert move_text(as_number, game) == "take 5 / 5"  # the remembered one
+    assert move_text(Move(0, "lay", ((0, 1),)), game) == move_text(Move(0, "lay", ((0, 1),)), game.grid) == "lay A1+B1"
+
+
+def test_a_game_forgets_its_texts_past_a_bound(monkeypatch):
+    from boardrule.interpreter import moves
+    monkeypatch.setattr(moves, "MAX_REMEMBERED_TEXTS", 3)
+    game, _ = game_and_state()
+    texts = [move_text(moves.Move(0, "take", (n,)), game) for n in range(1, 10)]
+    assert texts == [f"take {n}" for n in range(1, 10)] and len(game.move_texts) <= 3
