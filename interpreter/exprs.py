@@ -12,7 +12,7 @@ import operator
 import attrs
 
 from boardrule.dsl import ast
-from boardrule.interpreter import fastpaths, functions
+from boardrule.interpreter import fastpaths, functions, per_game
 from boardrule.interpreter.values import RuleError
 
 MAX_RANGE = 10_000
@@ -128,7 +128,10 @@ class ExprCompiler:
         return lambda ctx: name
 
     def name_define(self, name, node):
-        return self.compile(self.game.defines[name].body)
+        body = self.compile(self.game.defines[name].body)
+        if per_game.is_fixed_per_game(self.game, self.resolved, name):
+            return per_game.remembered_per_game(body)
+        return body
 
     def name_value(self, name, node):
         return functions.VALUE_READERS[name](self.game)
@@ -297,8 +300,10 @@ class ExprCompiler:
     def _define_call(self, node, name):
         define = self.game.defines[name]
         params = define.params
-        if not params:
-            return self._body(define.body, frozenset())  # nothing to bind: the body itself, no frame per use
+        if not params:  # nothing to bind: the body itself, no frame per use
+            body = self._body(define.body, frozenset())
+            return per_game.remembered_per_game(body) if per_game.is_fixed_per_game(self.game, self.resolved, name) \
+                else body
         if len(params) == 1 and self.reads_it(node.args[0]):
             # `has_fort(it)`: where nothing in between gives `it` another value, the
             # parameter is `it` itself, read in place, without binding a local

@@ -1,0 +1,76 @@
+"""Definitions that keep one value for a whole game, worked out once per game.
+
+A definition without parameters whose body reads only the game's options,
+the players, constants and other such definitions (`solo: count(players) == 1`,
+`long_game: length == long`) cannot change while a game is played. Its
+compiled closure remembers the value for the options and players it was
+worked out for, and answers from memory while they are the same objects: a
+state's clones share both, so a game works each such definition out once.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+# what a name may be resolved to and still read nothing a move can change
+FIXED_RESOLUTIONS = frozenset({"option", "symbol", "symset", "shape"})
+FIXED_VALUES = frozenset({"players", "kinds", "true", "false", "none"})
+FIXED_NODES = frozenset({"Number", "String", "BinOp", "Not", "Negate", "Conditional", "ListExpr", "Member",
+                         "Range", "Index"})
+
+
+def is_fixed_per_game(game, resolved, name) -> bool:
+    """True when definition `name` has no parameters and a value no move can change."""
+    return _fixed_define(game, resolved, name, frozenset())
+
+
+def _fixed_define(game, resolved, name, seen) -> bool:
+    define = game.defines[name]
+    if define.params or name in seen:
+        return False
+    return _fixed(game, resolved, define.body, seen | {name})
+
+
+def _fixed(game, resolved, node, seen) -> bool:
+    kind = type(node).__name__
+    if kind == "Name":
+        resolution = resolved.get(node)
+        if resolution is None:
+            return False
+        what, detail = resolution
+        if what == "define":
+            return _fixed_define(game, resolved, detail, seen)
+        return what in FIXED_RESOLUTIONS or (what == "value" and detail in FIXED_VALUES)
+    if kind == "Call":  # an aggregate of a fixed list, without a body: `count(players)`
+        resolution = resolved.get(node, ("",))
+        return (resolution[0] == "aggregate" and len(node.args) == 1 and not node.kwargs
+                and _fixed(game, resolved, node.args[0], seen))
+    if kind not in FIXED_NODES:
+        return False
+    return all(_fixed(game, resolved, child, seen) for child in _children(node))
+
+
+def _children(node):
+    for field in attrs.fields(type(node)):
+        if field.name == "span":
+            continue
+        value = getattr(node, field.name)
+        if type(value) is tuple:
+            yield from (v for v in value if attrs.has(type(v)))
+        elif attrs.has(type(value)):
+            yield value
+
+
+def remembered_per_game(compute):
+    """`compute(ctx)` worked out once per game: per state options and players objects."""
+    memo = [(None, None, None)]  # (options, players, value), replaced whole: one assignment
+
+    def value(ctx):
+        state = ctx.state
+        options, players, known = memo[0]
+        if options is state.options and players is state.players:
+            return known
+        found = compute(ctx)
+        memo[0] = (state.options, state.players, found)
+        return found
+    return value
