@@ -11,6 +11,7 @@ from __future__ import annotations
 
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
+from boardrule.interpreter.context import Ctx
 from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, value_text
 from boardrule.interpreter.state import LazyRandom, Pending, State
 from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
@@ -152,7 +153,7 @@ def _action_moves_cached(game, state, seat) -> tuple:
         # the canonical order: actions as the pack declares them, then each
         # parameter's values in the order its list gives them (cells row by row)
         moves = []
-        ctx = game.ctx(state, me=PLAYERS[seat])
+        ctx = Ctx(game, state, PLAYERS[seat])
         for name in _in_declared_order(game, state.pending[seat].actions):
             moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
         cached = state.moves_cache[seat] = tuple(moves)
@@ -170,7 +171,7 @@ def _in_declared_order(game, actions) -> tuple:
 def action_moves(game, state, seat, action, ctx=None) -> list:
     """The moves of one action for `seat`, in canonical order."""
     if ctx is None:
-        ctx = game.ctx(state, me=PLAYERS[seat])
+        ctx = Ctx(game, state, PLAYERS[seat])
     when = action.when
     if when is not None and action.when_at == 0 and not when(ctx):
         return []  # most actions are ruled out before any parameter is listed
@@ -372,7 +373,7 @@ def explain_illegal(game, state, move) -> str:
     action = game.actions[move.action]
     if len(move.args) != len(action.params):
         return f"action `{action.name}` takes {len(action.params)} value(s), {len(move.args)} given"
-    ctx = game.ctx(state, me=PLAYERS[move.seat])
+    ctx = Ctx(game, state, PLAYERS[move.seat])
     for index, ((name, domain), node_pair, value) in enumerate(zip(action.params, action.param_nodes, move.args)):
         if value not in domain(ctx):
             text = value_text(value, game.grid, game.param_types[action.name][index])
@@ -413,7 +414,7 @@ def _source(game, node) -> str:
 
 def _run_action(game, state, move):
     action = game.actions[move.action]
-    ctx = game.ctx(state, me=PLAYERS[move.seat])
+    ctx = Ctx(game, state, PLAYERS[move.seat])
     ctx.env = {name: value for (name, _), value in zip(action.params, move.args)}
     ctx.answers = list(move.answers)
     action.effect(ctx)
@@ -483,7 +484,7 @@ def _open(game, state, seat, step) -> bool:
 
 
 def _check_end(game, state):
-    if state.phase == "round" and game.end(game.ctx(state)):
+    if state.phase == "round" and game.end(Ctx(game, state)):
         state.phase = "over"
         state.pending = {}
         state.queue = ()
@@ -501,23 +502,24 @@ def _count_move(game, state):
                         "(a repeated step whose moves change nothing never ends)", span)
 
 
-def _count_step(game, state):
-    state.steps_run += 1
-    if state.steps_run > MAX_STEPS:
-        raise RuleError(f"the flow ran {MAX_STEPS} steps without ending; check `end:`", game.end_span)
+def _endless_flow(game) -> RuleError:
+    return RuleError(f"the flow ran {MAX_STEPS} steps without ending; check `end:`", game.end_span)
 
 
 def _advance(game, state):
+    # the flow's hottest loop: _steps and the count of steps run are written out here
     while state.phase != "over" and not state.pending:
-        steps = _steps(game, state)
+        steps = game.setup_steps if state.phase == "setup" else game.round_steps
         if state.step >= len(steps):
             _next_phase(game, state)
             continue
-        _count_step(game, state)
+        state.steps_run += 1
+        if state.steps_run > MAX_STEPS:
+            raise _endless_flow(game)
         step = steps[state.step]
         if step.kind == "do":
             state.moves_cache.clear()
-            ctx = game.ctx(state)
+            ctx = Ctx(game, state)
             step.effect(ctx)
             state.step += 1
             if game.check_end == "turn":
@@ -563,7 +565,7 @@ def _who(game, state, step) -> list:
     finished = state.finished
     if step.who is None:
         return [s for s in state.players if s not in finished] if finished else list(state.players)
-    value = step.who(game.ctx(state))
+    value = step.who(Ctx(game, state))
     seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ())]
     return [s for s in seats if s not in finished] if finished else seats
 
