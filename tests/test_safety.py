@@ -141,6 +141,14 @@ def test_a_flow_that_never_ends_is_stopped_by_max_rounds():
     assert caught.value.span.line == 9  # `end:`
 
 
+def test_a_flow_of_endless_steps_is_stopped_at_its_step_limit(monkeypatch):
+    monkeypatch.setattr(flow, "MAX_STEPS", 30)
+    with pytest.raises(RuleError) as caught:
+        flow.initial_state(_load(ENDLESS_ROUNDS), seed=0)
+    assert "the flow ran 30 steps without ending" in str(caught.value)
+    assert caught.value.span.line == 9  # `end:`
+
+
 def test_every_test_docs_safety_cites_exists():
     """docs/safety.md backs each claim with a test by name: each name must be a real test."""
     import re
