@@ -162,10 +162,37 @@ class ExprCompiler:
         return f
 
     def c_Where(self, node):
-        fast = self._fast_cell_filter(node)
+        fast = self._fast_cell_filter(node) or self._membership_filter(node)
         if fast is not None:
             return fast
         return self.plain_where(node)
+
+    def _membership_filter(self, node):
+        """`source where it in X` (or `not in`), X not reading `it`: X is worked out once, not per element."""
+        condition = node.condition
+        if (type(condition).__name__ != "Member" or not self.reads_it(condition.item)
+                or not self._same_for_every_element(condition.container)):
+            return None
+        source, container, negated = self.compile(node.source), self.compile(condition.container), condition.negated
+
+        def f(ctx):
+            elements = source(ctx)
+            if not elements:
+                return ()
+            values = container(ctx)
+            if negated:
+                return tuple([e for e in elements if e not in values])
+            return tuple([e for e in elements if e in values])
+        return f
+
+    def _same_for_every_element(self, node) -> bool:
+        """A variable, an option, a set of symbols or a local other than `it` (or a variable of one)."""
+        kind = type(node).__name__
+        if kind == "Attribute":
+            return self.resolved.get(node, ("",))[0] == "player_var" and self._same_for_every_element(node.obj)
+        if kind != "Name" or id(node) in self._it_reads:
+            return False
+        return self.resolved.get(node, ("",))[0] in ("global", "player_var", "option", "symset", "local")
 
     def plain_where(self, node):
         """`source where condition`, the condition run per element with `it` set."""

@@ -405,8 +405,10 @@ def whole_board(compiler, node):
     if type(node).__name__ == "Name" and resolution == ("value", "cells"):
         return lambda ctx: ctx.board
     if type(node).__name__ == "Attribute" and resolution == ("player_prop", "cells"):
-        player, board_of_seat = compiler.compile(node.obj), compiler.game.board_of_seat
-        return lambda ctx: board_of_seat(player(ctx))
+        if compiler.game.shared_board:
+            return lambda ctx: 0
+        player = compiler.compile(node.obj)
+        return lambda ctx: int(player(ctx))  # a player's board is its seat (Game.board_of_seat)
     return None
 
 
@@ -600,11 +602,15 @@ def _fixed_kind_aggregate(name, fixed, source_node, compiler, board_of):
     """`any(cells where kind == k)` and the like, with constant kinds: one set operation on the
     board's kinds, read without a call when the board is the current one (`cells`)."""
     members, outside = fixed
-    if name in ("any", "none") and not outside and compiler.resolved.get(source_node) == ("value", "cells"):
+    if name in ("any", "none") and not outside:
         disjoint = members.isdisjoint
-        if name == "any":
-            return lambda ctx: not disjoint(ctx.state.kind[ctx.board])
-        return lambda ctx: disjoint(ctx.state.kind[ctx.board])
+        if compiler.resolved.get(source_node) == ("value", "cells"):
+            if name == "any":
+                return lambda ctx: not disjoint(ctx.state.kind[ctx.board])
+            return lambda ctx: disjoint(ctx.state.kind[ctx.board])
+        if name == "any":  # `any(p.cells where kind == k)`
+            return lambda ctx: not disjoint(ctx.state.kind[board_of(ctx)])
+        return lambda ctx: disjoint(ctx.state.kind[board_of(ctx)])
     fold = _KIND_FOLDS[name]
     return lambda ctx: fold(members, outside, ctx.state.kind[board_of(ctx)])
 

@@ -198,12 +198,19 @@ def next_active(ctx, player):
     return None
 
 
+_AFTER = {}  # (occupied seats, seat) -> the players after it: a few per seating, and a seating never changes
+
+
 def seats_after(ctx, player):
     """The other players clockwise from `player`'s left (a role passing on)."""
     players = ctx.state.players
-    later = [s for s in players if s > player]
-    earlier = [s for s in players if s < player]
-    return tuple(PLAYERS[s] for s in later + earlier)
+    key = (players, player)
+    found = _AFTER.get(key)
+    if found is None:
+        later = [s for s in players if s > player]
+        earlier = [s for s in players if s < player]
+        found = _AFTER[key] = tuple(PLAYERS[s] for s in later + earlier)
+    return found
 
 
 # ---------------------------------------------------------------- charts

@@ -198,6 +198,9 @@ VALUES = {
     "range list": "1..gold",
     "chart value": "chart(gold, tiers)",
     "string": "\"hello\"",
+    # `where it in X`, X read once (exprs._membership_filter)
+    "membership filters": "(kinds where it in chosen) + (kinds where it not in chosen) + ([red, blue] where it in colours)"
+                          " + ((cells where occupied) where it in home) + ([jade, rock] where it not in chosen)",
     "owner": "cell(\"B2\").owner",
     "colour": "cell(\"C3\").colour",
     "held list": "held(cell(\"B2\"))",
@@ -318,6 +321,7 @@ charts:
   tiers: 0-2 3-5 6+ -> 0 4 10
 vars:
   pot: 0
+  chosen: "[ruby, tree]"
 options:
   generous: {{type: bool, default: true}}
   target: {{type: int, default: 3}}
