@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import sys
 from collections.abc import Iterator
 from typing import Union
 
@@ -43,6 +44,7 @@ _EVENT_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 50_000
+MAX_INTERNED = 64  # scalars up to this long are interned (names, kinds, symbols)
 
 _STYLES = {None: "plain", "'": "single", '"': "double", "|": "literal", ">": "folded"}
 _BREAKS = "\r\n\x85\u2028\u2029"
@@ -471,6 +473,8 @@ class _Builder:
     def scalar(self, event: yaml.ScalarEvent) -> ScalarNode:
         style = _STYLES.get(event.style, "plain")
         value = convert_plain(event.value) if style == "plain" else event.value
+        if type(value) is str and len(value) <= MAX_INTERNED:
+            value = sys.intern(value)  # names and kinds: compared by identity all game long
         start, end = event.start_mark, event.end_mark
         src = self.text[start.index : end.index]
         line, col = start.line + 1, start.column + 1

@@ -7,6 +7,8 @@ pack file.
 
 from __future__ import annotations
 
+import sys
+
 from lark import Token, Transformer, v_args
 
 from boardrule.dsl import ast
@@ -15,7 +17,13 @@ _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
 def _strip_quotes(text: str) -> str:
-    return text[1:-1]
+    return sys.intern(text[1:-1])
+
+
+def _text(token) -> str:
+    """A token's text, interned: the engine compares names and kinds all game long, and equal
+    interned strings compare by identity."""
+    return sys.intern(str(token))
 
 
 @v_args(meta=True)
@@ -60,7 +68,7 @@ class AstBuilder(Transformer):
         return ast.PlayerRange(low, high, self._span(meta))
 
     def grid_field(self, meta, children):
-        kind = str(children[0])
+        kind = _text(children[0])
         rest = list(children[1:])
         layout = rest.pop(0) if isinstance(rest[0], str) and not isinstance(rest[0], Token) else None
         columns, rows = int(rest[0]), int(rest[1])
@@ -70,20 +78,20 @@ class AstBuilder(Transformer):
         return "-".join(str(c) for c in children)
 
     def grid_option(self, meta, children):
-        return (str(children[0]), str(children[1]), self._span(meta))
+        return (_text(children[0]), _text(children[1]), self._span(meta))
 
     # -------------------------------------------------------- expressions
     def number(self, meta, children):
         return ast.Number(int(children[0]), self._span(meta))
 
     def string(self, meta, children):
-        return ast.String(_strip_quotes(str(children[0])), self._span(meta))
+        return ast.String(_strip_quotes(_text(children[0])), self._span(meta))
 
     def name(self, meta, children):
-        return ast.Name(str(children[0]), self._span(meta))
+        return ast.Name(_text(children[0]), self._span(meta))
 
     def attribute(self, meta, children):
-        return ast.Attribute(children[0], str(children[1]), self._span(meta))
+        return ast.Attribute(children[0], _text(children[1]), self._span(meta))
 
     def index(self, meta, children):
         return ast.Index(children[0], children[1], self._span(meta))
@@ -96,7 +104,7 @@ class AstBuilder(Transformer):
         return ast.Call(str(func), positional, keywords, self._span(meta))
 
     def kwarg(self, meta, children):
-        return ast.Keyword(str(children[0]), children[1], self._span(meta))
+        return ast.Keyword(_text(children[0]), children[1], self._span(meta))
 
     def comprehension(self, meta, children):
         body, var, source = children
@@ -148,7 +156,7 @@ class AstBuilder(Transformer):
         return ast.ChartCall(children[0], children[1], self._span(meta))
 
     def chart_name(self, meta, children):
-        return ast.ChartName(str(children[0]), self._span(meta))
+        return ast.ChartName(_text(children[0]), self._span(meta))
 
     # -------------------------------------------------------------- charts
     def chart_body(self, meta, children):
@@ -170,7 +178,7 @@ class AstBuilder(Transformer):
         return (int(children[0]), None)
 
     def value_string(self, meta, children):
-        return (_strip_quotes(str(children[0])), None)
+        return (_strip_quotes(_text(children[0])), None)
 
     # ---------------------------------------------------------- statements
     def stmt_sep(self, meta, children):
@@ -184,8 +192,8 @@ class AstBuilder(Transformer):
 
     def target(self, meta, children):
         if len(children) == 2:
-            return ast.Target(str(children[0]), str(children[1]), self._span(meta))
-        return ast.Target(None, str(children[0]), self._span(meta))
+            return ast.Target(_text(children[0]), _text(children[1]), self._span(meta))
+        return ast.Target(None, _text(children[0]), self._span(meta))
 
     def place_stmt(self, meta, children):
         kind, at, *rest = children
@@ -210,10 +218,10 @@ class AstBuilder(Transformer):
         return ast.Set(children[0], children[1], self._span(meta))
 
     def change_stmt(self, meta, children):
-        return ast.Change(children[0], str(children[1]), children[2], self._span(meta))
+        return ast.Change(children[0], _text(children[1]), children[2], self._span(meta))
 
     def score_stmt(self, meta, children):
-        label = _strip_quotes(str(children[1])) if len(children) > 1 else None
+        label = _strip_quotes(_text(children[1])) if len(children) > 1 else None
         return ast.Score(children[0], label, self._span(meta))
 
     def if_stmt(self, meta, children):
@@ -233,7 +241,7 @@ class AstBuilder(Transformer):
         return ("else", children[0])
 
     def for_stmt(self, meta, children):
-        return ast.For(str(children[0]), children[1], children[2], self._span(meta))
+        return ast.For(_text(children[0]), children[1], children[2], self._span(meta))
 
     def choose_stmt(self, meta, children):
         optional = len(children) == 4
@@ -247,17 +255,17 @@ class AstBuilder(Transformer):
         return ast.Shuffle(children[0], self._span(meta))
 
     def draw_stmt(self, meta, children):
-        return ast.Draw(str(children[0]), children[1], children[2], self._span(meta))
+        return ast.Draw(_text(children[0]), children[1], children[2], self._span(meta))
 
     def put_stmt(self, meta, children):
         cards, where, deck = children
         return ast.Put(cards, deck, where.type == "PUT_UNDER", self._span(meta))
 
     def emit_stmt(self, meta, children):
-        return ast.Emit(str(children[0]), tuple(children[1:]), self._span(meta))
+        return ast.Emit(_text(children[0]), tuple(children[1:]), self._span(meta))
 
     def rotate_stmt(self, meta, children):
-        return ast.Rotate(str(children[0]), self._span(meta))
+        return ast.Rotate(_text(children[0]), self._span(meta))
 
     def finish_stmt(self, meta, children):
         return ast.Finish(children[0], self._span(meta))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterable
 
 import attrs
@@ -55,7 +56,7 @@ def _art_rows(art: str) -> list[list[tuple[str, int]]]:
         if m.group() in "/\n":
             rows.append([])
         else:
-            rows[-1].append((m.group(), m.start()))
+            rows[-1].append((sys.intern(m.group()), m.start()))  # kinds compare by identity in play
     while rows and not rows[0]:
         rows.pop(0)
     while rows and not rows[-1]:
