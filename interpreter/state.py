@@ -17,13 +17,14 @@ FORMAT_VERSION = 1
 class LazyRandom:
     """A seeded generator that is cheap to clone.
 
-    Its state is a saved base state plus the calls made since (`_calls`), and
-    a live generator in that state is built only when a chance step rolls:
-    most states of a game never roll a die, and reading a live generator's
-    state out (625 words) is a large part of the cost of a move. A clone takes
-    the live generator over; the parent rebuilds one by replaying its calls
-    only if it is used again (saves, previews). Use it through attribute calls
-    (`rng.choice(...)`): a bound method kept across a `split` would move the clone's.
+    Its state is a base (a seed, or a saved generator state) plus the calls
+    made since (`_calls`), and a live generator in that state is built only
+    when a chance step rolls: most states of a game never roll a die, and
+    reading a live generator's state out (625 words) costs more than a move.
+    A clone takes the live generator over; the parent rebuilds one by
+    replaying its calls only if it is used again (saves, previews). Use it
+    through attribute calls (`rng.choice(...)`): a bound method kept across a
+    `split` would move the clone's.
     """
 
     __slots__ = ("_base", "_calls", "_live")
@@ -34,14 +35,14 @@ class LazyRandom:
 
     @classmethod
     def seeded(cls, seed) -> "LazyRandom":
-        """A generator seeded with `seed`; no base yet (None): the live generator is
-        the state until a clone or a save reads it out."""
-        rng = cls(None)
+        """A generator seeded with `seed`: the seed is its base, read out as a
+        generator state only when a save asks."""
+        rng = cls(seed)
         rng._live = random.Random(seed)
         return rng
 
     def getstate(self):
-        if self._base is not None and not self._calls:
+        if type(self._base) is tuple and not self._calls:
             return self._base
         state = self._generator().getstate()
         self._base, self._calls = state, ()
@@ -53,8 +54,6 @@ class LazyRandom:
     def split(self) -> "LazyRandom":
         """An independent generator in the same state, for a clone: the live
         generator (if any) moves to the copy, the one likely to roll next."""
-        if self._base is None:
-            self._base = self._live.getstate()
         copy = LazyRandom(self._base)
         copy._calls, copy._live, self._live = self._calls, self._live, None
         return copy
@@ -62,8 +61,11 @@ class LazyRandom:
     def _generator(self) -> random.Random:
         live = self._live
         if live is None:
-            live = self._live = random.Random(0)
-            live.setstate(self._base)
+            if type(self._base) is not tuple:  # a seed
+                live = self._live = random.Random(self._base)
+            else:
+                live = self._live = random.Random(0)
+                live.setstate(self._base)
             for name, args, kwargs in self._calls:
                 try:
                     getattr(live, name)(*args, **kwargs)
@@ -83,9 +85,7 @@ class LazyRandom:
             try:
                 return method(*args, **kwargs)
             finally:  # lists are copied: what a call draws depends on their lengths, which may change later
-                if self._base is not None:  # else the live generator is the state, nothing to replay
-                    self._calls += ((name, tuple(_frozen(a) for a in args),
-                                     {k: _frozen(v) for k, v in kwargs.items()}),)
+                self._calls += ((name, tuple(_frozen(a) for a in args), {k: _frozen(v) for k, v in kwargs.items()}),)
         return call
 
 

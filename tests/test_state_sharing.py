@@ -99,6 +99,18 @@ def test_a_split_generator_and_its_parent_roll_the_same_apart():
     assert ours == [reference.random() for _ in range(5)]
 
 
+def test_a_fresh_generator_split_before_any_roll_gives_both_sides_the_seeds_sequence():
+    # a seeded generator keeps its seed as its base: a split reads no state out
+    parent = LazyRandom.seeded(11)
+    child = parent.split()
+    assert parent._base == child._base == 11
+    expected = random.Random(11)
+    assert [child.random() for _ in range(4)] == [parent.random() for _ in range(4)] \
+        == [expected.random() for _ in range(4)]
+    assert parent.getstate() == child.getstate() == expected.getstate()
+    assert LazyRandom.seeded("text").getstate() == random.Random("text").getstate()
+
+
 def test_a_parent_cloned_twice_gives_two_equal_children():
     game, state = start()
     state.rng.random()  # leave the parent's generator live and moved
