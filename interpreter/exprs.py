@@ -148,6 +148,15 @@ class ExprCompiler:
             read = functions.PLAYER_PROPERTIES[name]
             return lambda ctx: read(ctx, obj(ctx))
         read = functions.property_reader(self.game, name)
+        if functions.is_declared_attribute(self.game, name):  # `building.pattern`: of a kind, read in place
+            static, nothing = self.game.static_attrs, functions.NO_ATTRIBUTES
+
+            def attribute(ctx):
+                subject = obj(ctx)
+                if type(subject) is str:
+                    return static.get(subject, nothing).get(name)
+                return read(ctx, subject)
+            return attribute
         return lambda ctx: read(ctx, obj(ctx))
 
     def c_Index(self, node):

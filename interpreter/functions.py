@@ -16,10 +16,16 @@ from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, 
 
 MAX_CHOICE_SUBSETS = 50_000
 _NO_CELLS = frozenset()
-_NO_ATTRIBUTES = {}
+NO_ATTRIBUTES = {}  # the declared attributes of a kind that has none
 
 
 # ------------------------------------------------------------ properties
+def is_declared_attribute(game, name) -> bool:
+    """True when `x.name` reads an attribute the pack declares (not a cell's kind, name... nor a mark)."""
+    return name not in _CELL_READERS and name not in game.mark_names
+
+
+
 def property_reader(game, name):
     """A function (ctx, subject) -> value for a cell or piece-kind property."""
     special = _CELL_READERS.get(name)
@@ -36,7 +42,7 @@ def property_reader(game, name):
         if subject is None:
             return None
         if type(subject) is str:
-            return static.get(subject, _NO_ATTRIBUTES).get(name)
+            return static.get(subject, NO_ATTRIBUTES).get(name)
         board, cell = subject >> CELL_BITS, subject & CELL_MASK
         kind = ctx.state.kind[board][cell]
         if kind is None:
