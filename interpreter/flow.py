@@ -205,22 +205,36 @@ def _parameter_lister(action):
     return lister
 
 
+MAX_REMEMBERED_MOVES = 20_000  # moves an action's lister keeps for reuse; past it, it starts afresh
+
+
 def _last_level(param, check, final_check, action_name):
-    """The last parameter: its values make the moves, without a call each."""
+    """The last parameter: its values make the moves, without a call each.
+
+    The moves are remembered per seat and values (`made`): the same moves come
+    up again and again (a game's every turn, every game of a simulation), and
+    a move is immutable data, cheaper found than built."""
     param_name, domain = param
+    made = {}  # seat -> {values: Move}
 
     def level(ctx, env, seat, args, found):
         if check is not None and not check(ctx):
             return
-        if final_check is None:
-            for value in domain(ctx):
-                found.append(Move(seat, action_name, args + (value,)))
-            return
+        mine = made.get(seat)
+        if mine is None or len(mine) >= MAX_REMEMBERED_MOVES:
+            mine = made[seat] = {}
         for value in domain(ctx):
-            env[param_name] = value
-            if final_check(ctx):
-                found.append(Move(seat, action_name, args + (value,)))
-        env.pop(param_name, None)
+            if final_check is not None:
+                env[param_name] = value
+                if not final_check(ctx):
+                    continue
+            values = args + (value,)
+            move = mine.get(values)
+            if move is None:
+                move = mine[values] = Move(seat, action_name, values)
+            found.append(move)
+        if final_check is not None:
+            env.pop(param_name, None)
     return level
 
 

@@ -123,3 +123,17 @@ def test_a_game_forgets_its_texts_past_a_bound(monkeypatch):
     game, _ = game_and_state()
     texts = [move_text(moves.Move(0, "take", (n,)), game) for n in range(1, 10)]
     assert texts == [f"take {n}" for n in range(1, 10)] and len(game.move_texts) <= 3
+
+
+def test_a_move_listed_again_is_the_same_move_for_its_own_seat(monkeypatch):
+    game = open_game("tictactoe")
+    state = flow.initial_state(game, 2)
+    first = flow.legal_moves(game, state, 0)
+    again = flow.legal_moves(game, flow.initial_state(game, 2, seed=5), 0)
+    assert len(first) == len(again) == 9 and all(a is b for a, b in zip(first, again))  # not built again
+    later = flow.apply(game, state, first[0])
+    other = flow.legal_moves(game, later, flow.waiting(later)[0])
+    assert {m.seat for m in other} == {flow.waiting(later)[0]} and first[0] not in other
+    monkeypatch.setattr(flow, "MAX_REMEMBERED_MOVES", 2)  # past the bound, moves are built afresh, alike
+    fresh = flow.legal_moves(game, flow.initial_state(game, 2, seed=6), 0)
+    assert fresh == first and [move_text(m, game) for m in fresh] == [move_text(m, game) for m in first]
