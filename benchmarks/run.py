@@ -340,6 +340,8 @@ def print_report(report):
         print(f"  engine / hand-written ({compared}): {towns['ratio_cpu']:.1f}x by CPU time, "
               f"{towns['ratio_wall']:.1f}x by wall time "
               f"(target within {TARGETS['tinytowns_ratio']:g}x: {verdict(t['ratio']['met'])})")
+        print("  by instructions executed (steady on a busy machine; valgrind, minutes): "
+              "python benchmarks/instructions.py")
         if same is not None and "error" in same:
             print(f"  the same game could not be played: {same['error']}")
     else:
