@@ -61,7 +61,8 @@ class EffectCompiler:
             state.owner[board][index] = ctx.me
             if extra:
                 state.attrs[board][index] = {name: value(ctx) for name, value in extra}
-            fire(ctx, PLACED, {"kind": what, "cell": cell, "player": ctx.me})
+            if PLACED in ctx.game.triggers:  # most packs have no piece that listens
+                fire(ctx, PLACED, {"kind": what, "cell": cell, "player": ctx.me})
         return place
 
     def s_Remove(self, node):

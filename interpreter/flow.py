@@ -489,7 +489,7 @@ def _open(game, state, seat, step) -> bool:
     """Open a decision for `seat`; a seat with no legal move passes at once."""
     if seat in state.finished:
         return False
-    state.pending[seat] = Pending(step.actions, step.repeat, required=step.required)
+    state.pending[seat] = Pending(step.actions, step.repeat, None, False, step.required)  # positional: cheaper
     if not _has_action(game, state, seat):
         del state.pending[seat]
         state.log.append(["pass", seat])
