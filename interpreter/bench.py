@@ -77,6 +77,23 @@ def timed_runs(play_one, games: int | None, seconds: float, warmup: bool) -> dic
     return best
 
 
+def paired_ratio(play_a, play_b, games: int | None, seconds: float) -> dict:
+    """CPU time per game of a over b, from WINDOWS pairs of windows taken in turn.
+
+    A machine whose speed drifts (other work, clock changes) slows both
+    sides of a pair alike, so the ratio of each pair is steadier than a ratio
+    of figures measured apart; `median` is the one to judge by. With `games`,
+    each window plays that many games.
+    """
+    ratios = []
+    for _ in range(WINDOWS):
+        b = _window(play_b, games, None if games else seconds / WINDOWS / 2)
+        a = _window(play_a, games, None if games else seconds / WINDOWS / 2)
+        ratios.append(a["cpu_ms_per_game"] / b["cpu_ms_per_game"] if b["cpu_ms_per_game"] else None)
+    known = sorted(r for r in ratios if r is not None)
+    return {"ratios": ratios, "median": known[len(known) // 2] if known else None}
+
+
 def _window(play_one, games: int | None, seconds: float | None) -> dict:
     wall0, cpu0 = time.perf_counter(), time.process_time()
     count, moves = 0, 0
@@ -92,16 +109,21 @@ def _window(play_one, games: int | None, seconds: float | None) -> dict:
             "moves_per_game": moves / count}
 
 
-def playouts(game, players: int, agent: str, games: int | None = None, seconds: float = 1.0,
-             warmup: bool = True, options: dict | None = None) -> dict:
-    """Games per second with every seat played by `agent` (seeded: game n uses seed n), with the
-    pack's `options` (its defaults if None)."""
+def playout_runner(game, players: int, agent: str, options: dict | None = None):
+    """`play_one(n)`: game n (seed n) with every seat played by `agent`; returns its number of moves."""
     def play_one(n):
         state = new_game(game, players=players, seed=n, options=options)
         agents = {seat: make_agent(agent, seed=n * 1000 + seat) for seat in state.players}
         state = play_out(game, state, agents)
         return sum(1 for entry in state.log if entry[0] == "move")
-    result = timed_runs(play_one, games, seconds, warmup)
+    return play_one
+
+
+def playouts(game, players: int, agent: str, games: int | None = None, seconds: float = 1.0,
+             warmup: bool = True, options: dict | None = None) -> dict:
+    """Games per second with every seat played by `agent` (seeded: game n uses seed n), with the
+    pack's `options` (its defaults if None)."""
+    result = timed_runs(playout_runner(game, players, agent, options), games, seconds, warmup)
     result["agent"] = agent
     return result
 

@@ -38,7 +38,8 @@ def test_quick_run_prints_every_section():
     for label in ("engine    boardrule", "python", "cpu", "boardrule --help", "bare interpreter",
                   "hand-written (benchmarks/handwritten_tinytowns.py)", "engine / hand-written",
                   "target under 5 ms", "under 0.3 s", "under 1 s per pack",
-                  "first-game buildings, no monument (as hand-written)", "(the same game)"):
+                  "first-game buildings, no monument (as hand-written)", "(the same game)",
+                  "measured in turn, window by window", "target within 2x (median in turn)"):
         assert label in out, f"{label!r} missing:\n{out}"
     assert "tictactoe" in out
 
@@ -60,6 +61,14 @@ def test_quick_json_has_the_figures():
     towns = report["tinytowns"]
     assert towns["handwritten"]["games"] == 3
     assert towns["ratio_cpu"] > 0
+
+
+def test_a_ratio_measured_in_turn_is_the_median_of_its_pairs():
+    from boardrule.interpreter import bench
+    slow, fast = (lambda n: sum(range(20_000)) and 0), (lambda n: sum(range(5_000)) and 0)
+    found = bench.paired_ratio(slow, fast, 3, 0)
+    assert len(found["ratios"]) == bench.WINDOWS and found["median"] == sorted(found["ratios"])[bench.WINDOWS // 2]
+    assert found["median"] > 1  # four times the work: slower, however busy the machine
 
 
 def test_bad_arguments_are_a_usage_error():
