@@ -150,6 +150,14 @@ class ExprCompiler:
         read = functions.property_reader(self.game, name)
         if functions.is_declared_attribute(self.game, name):  # `building.pattern`: of a kind, read in place
             static, nothing = self.game.static_attrs, functions.NO_ATTRIBUTES
+            local = self._plain_local(node.obj)
+            if local is not None:  # `building.pattern`, `building` a parameter: read without a call
+                def local_attribute(ctx):
+                    subject = ctx.env[local]
+                    if type(subject) is str:
+                        return static.get(subject, nothing).get(name)
+                    return read(ctx, subject)
+                return local_attribute
 
             def attribute(ctx):
                 subject = obj(ctx)
@@ -252,6 +260,10 @@ class ExprCompiler:
                      if prop is not None and prop[0] == "prop" else None)
             if fused is not None:
                 return fused
+            if self.reads_it(node.left):  # `it != bank`: `it` read without a call
+                if equal:
+                    return lambda ctx: ctx.it == value
+                return lambda ctx: ctx.it != value
             if equal:
                 return lambda ctx: left(ctx) == value
             return lambda ctx: left(ctx) != value
@@ -363,6 +375,13 @@ class ExprCompiler:
                     env.pop(p, None)
                 env.update(saved)
         return call
+
+    def _plain_local(self, node):
+        """The name of the local `node` reads (a parameter, a loop's variable), if it is one and not `it`."""
+        if type(node).__name__ != "Name" or id(node) in self._it_reads:
+            return None
+        kind, name = self.resolved.get(node, ("", None))
+        return name if kind == "local" else None
 
     def _body(self, body, it_reads):
         saved, self._it_reads = self._it_reads, it_reads

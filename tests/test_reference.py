@@ -174,6 +174,11 @@ SCORING = {
     "definitions given it": "sum(cells, worth(it)) + count(cells where rich(it)) * 10"
                             " + sum(cells where occupied, same_as(it)) * 100 + count(kinds where gem_of(it) != none) * 1000"
                             " + sum(cells, count(beside(it))) * 10000 + sum(cells, around(it)) * 100000",
+    # `it` against a constant, and an attribute of a local, read without a call (exprs.py)
+    "it against constants": "count(kinds where it != ruby) + 10 * count(kinds where it == jade)"
+                            " + 100 * count(cells where occupied and kind != rock)",
+    "attributes of a local": "sum(k.value * k.weight for k in kinds) + 100 * count(k.category == gem for k in"
+                             " [ruby, tree, me.mark]) + sum(c.value for c in cells where occupied)",
     # `held(it)`, `tokens(it)` read `it` directly; a constant member is bound once
     "constant in held of it": "count(cells where ruby in held(it)) + count(cells where jade not in tokens(it)) * 10"
                               " + count(cells where rock in tokens(it) or tree in held(it)) * 100",
