@@ -146,6 +146,8 @@ class ExprCompiler:
             return lambda ctx: obj(ctx).get(name)
         if kind == "player_prop":
             read = functions.PLAYER_PROPERTIES[name]
+            if self.reads_it(node.obj):  # `players where not it.finished`
+                return lambda ctx: read(ctx, ctx.it)
             return lambda ctx: read(ctx, obj(ctx))
         read = functions.property_reader(self.game, name)
         if functions.is_declared_attribute(self.game, name):  # `building.pattern`: of a kind, read in place
@@ -169,6 +171,14 @@ class ExprCompiler:
 
     def c_Index(self, node):
         obj, index = self.compile(node.obj), self.compile(node.index)
+        at = _constant_of(self.resolved, node.index)
+        if type(at) is int and at >= 0:  # `display[0]`: the index bound once
+            def item(ctx):
+                items = obj(ctx)
+                if at >= len(items):
+                    raise RuleError(f"index {at} is outside a list of {len(items)}", node.span)
+                return items[at]
+            return item
 
         def f(ctx):
             items = obj(ctx)

@@ -177,6 +177,9 @@ SCORING = {
     # `it` against a constant, and an attribute of a local, read without a call (exprs.py)
     "it against constants": "count(kinds where it != ruby) + 10 * count(kinds where it == jade)"
                             " + 100 * count(cells where occupied and kind != rock)",
+    "player properties of it": "count(players where it.seat > 1) + 10 * count(players where not it.finished)"
+                               " + (if count(cells where occupied) > 0 and (cells where occupied)[0] == cell(\"A1\")"
+                               " then 100 else 0)",
     "attributes of a local": "sum(k.value * k.weight for k in kinds) + 100 * count(k.category == gem for k in"
                              " [ruby, tree, me.mark]) + sum(c.value for c in cells where occupied)",
     # `held(it)`, `tokens(it)` read `it` directly; a constant member is bound once
