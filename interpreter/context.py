@@ -30,4 +30,4 @@ class Ctx:
     def for_player(self, seat):
         """Switch `me` (and the current board) to another seat."""
         self.me = PLAYERS[seat] if seat is not None else None
-        self.board = self.game.board_of_seat(seat) if seat is not None else 0
+        self.board = 0 if seat is None or self.game.shared_board else int(seat)  # game.board_of_seat, inlined
