@@ -68,19 +68,30 @@ class Shadow:
 
 
 @attrs.frozen
+class Removal:
+    """An entry a ``remove:`` item took out of the base: ``section.name``, and the item's span."""
+
+    section: str
+    name: str
+    span: Span
+
+
+@attrs.frozen
 class PackTree:
     """A merged pack: ``root`` is clean (no ``extends``/``remove`` keys).
 
     ``files`` lists the files of the chain, base first; ``overridden`` holds
     (child key, base key) pairs for every base entry a child replaced, so a
     lint can warn about shadowing; ``shadows`` holds a :class:`Shadow` for
-    each entry that replaces a base entry or says ``override``.
+    each entry that replaces a base entry or says ``override``; ``removed``
+    holds a :class:`Removal` for each entry a ``remove:`` took out.
     """
 
     root: MapNode
     files: tuple[str, ...]
     overridden: tuple[tuple[ScalarNode, ScalarNode], ...] = ()
     shadows: tuple[Shadow, ...] = ()
+    removed: tuple[Removal, ...] = ()
 
 
 def bundled_dir() -> Path:
@@ -149,6 +160,7 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
     bag = DiagnosticBag()
     overridden: list[tuple[ScalarNode, ScalarNode]] = []
     shadows: list[Shadow] = []
+    removed: list[Removal] = []
     base_file, base_root = chain[-1]
     for word in ("remove", "override"):
         if word in base_root:
@@ -159,10 +171,10 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
     merged = _strip(base_root)
     for _file, child in reversed(chain[:-1]):
         child, marks = _take_marks(child, bag)
-        merged = _merge(merged, child, bag, overridden, shadows, marks)
+        merged = _merge(merged, child, bag, overridden, shadows, marks, removed)
     bag.raise_if_errors(PackError, sources)
     files = tuple(f for f, _ in reversed(chain))
-    return PackTree(merged, files, tuple(overridden), tuple(shadows))
+    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed))
 
 
 def _load_chain(name_or_path, sources) -> list[tuple[str, MapNode]]:
@@ -196,13 +208,14 @@ def _strip(root: MapNode) -> MapNode:
 
 
 def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list, shadows: list | None = None,
-           marks: dict | None = None) -> MapNode:
+           marks: dict | None = None, removed: list | None = None) -> MapNode:
     """Apply ``child`` (its ``remove`` first, then its entries) on top of ``base``."""
     shadows = shadows if shadows is not None else []
     marks = marks or {}
     table = {key_identity(k.value): (k, v) for k, v in base.entries}
     if "remove" in child:
-        _apply_removes(table, child.get("remove"), child.key_node("remove"), bag)
+        _apply_removes(table, child.get("remove"), child.key_node("remove"), bag,
+                       removed if removed is not None else [])
     for key, node in child.entries:
         if key.value in _RESERVED:
             continue
@@ -370,7 +383,7 @@ def _take_listed_marks(root: MapNode, listed: Node | None, key: ScalarNode, mark
         marks[(section, str(names[name].raw))] = (section, names[name])
 
 
-def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: DiagnosticBag) -> None:
+def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: DiagnosticBag, removed: list) -> None:
     if not isinstance(removes, SeqNode):
         span = removes.span if removes is not None else key.span
         bag.error("E125", "`remove` must be a list of dotted paths like `section.entry`", span)
@@ -379,10 +392,10 @@ def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: Diag
         if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
             bag.error("E125", "each `remove` item must be a dotted path string", item.span)
             continue
-        _remove_one(table, item, bag)
+        _remove_one(table, item, bag, removed)
 
 
-def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag) -> None:
+def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag, removed: list) -> None:
     parts = item.value.split(".")
     if len(parts) > 2 or not all(parts):
         bag.error("E125", f"`{item.value}` is not a `section` or `section.entry` path", item.span)
@@ -404,6 +417,7 @@ def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag) -> None:
     gone = key_identity(names[parts[1]].value)
     kept = tuple((k, v) for k, v in sec_node.entries if key_identity(k.value) != gone)
     table[by_name[section]] = (sec_key, MapNode(kept, sec_node.span))
+    removed.append(Removal(section, parts[1], item.span))
 
 
 def _missing(bag: DiagnosticBag, item: ScalarNode, start: int, name: str, pool, what: str) -> None:

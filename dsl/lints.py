@@ -16,7 +16,9 @@ has its own code, explained in docs/diagnostics.md:
   (unless the game picks between them: cards of one deck, faces of one die,
   values of one option);
 * W841: an extension entry that replaces a base entry without `override`;
-  W842: `override` on an entry that replaces nothing.
+  W842: `override` on an entry that replaces nothing; W843: a name a
+  `remove:` took out that the pack still writes, where it now means
+  something else.
 
 (Shapes that can never fit on the board, W306, are found when the pack is
 compiled: that needs the board's geometry.)
@@ -42,7 +44,8 @@ _MAPPING_ENTRIES = ("options", "pieces", "shapes", "actions", "decks", "vars", "
 def lint_pack(pack) -> list[Diagnostic]:
     """Every lint warning of a loaded and checked pack, in file order."""
     lints = _Lints(pack.model, pack.checked, pack.tree)
-    found = lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.shadows()
+    found = (lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.shadows()
+             + lints.removed_still_named())
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
 
 
@@ -275,6 +278,34 @@ class _Lints:
                 found.append(_warning("W842", f"`{path}` says `override`, but the base pack has no such entry",
                                       shadow.key.span, hint="check the name, or drop `override`"))
         return found
+
+
+    def removed_still_named(self) -> list:
+        """W843: a name a `remove:` took out that a rule, a deck or a test still writes, and that
+        now means something else (a piece removed, whose name is still a card or an option's value)."""
+        removals = {r.name: r for r in getattr(self.tree, "removed", ())}
+        if not removals:
+            return []
+        found = []
+        nodes = self.outside + [n for inside in self.inside.values() for n in inside]
+        for node in nodes:
+            if not isinstance(node, ast.Name) or node.id not in removals:
+                continue
+            resolution = self.resolution(node)
+            if resolution is None:
+                continue
+            removal = removals[node.id]
+            meaning = _MEANINGS.get(resolution[0], resolution[0].replace("_", " "))
+            found.append(_warning(
+                "W843", f"`{node.id}` was removed (`{removal.section}.{removal.name}`), but is still named here,"
+                        f" where it now means {meaning}", node.span,
+                hint=f"replace or drop this use of `{node.id}`, or keep the entry",
+                notes=((removal.span, "removed here"),)))
+        return found
+
+
+_MEANINGS = {"symbol": "a plain name (a card, a die face or an option's value)", "define": "a definition",
+             "global": "a variable", "player_var": "a player variable", "local": "a local value"}
 
 
 def _shared_pattern(a, b, shapes) -> str | None:
