@@ -429,7 +429,7 @@ def _source(game, node) -> str:
 def _run_action(game, state, move):
     action = game.actions[move.action]
     ctx = Ctx(game, state, PLAYERS[move.seat])
-    ctx.env = {name: value for (name, _), value in zip(action.params, move.args)}
+    ctx.env = dict(zip(action.param_names, move.args))
     ctx.answers = list(move.answers)
     action.effect(ctx)
 

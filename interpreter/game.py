@@ -25,8 +25,8 @@ MAX_SEATS = 12
 
 
 class CompiledAction:
-    __slots__ = ("name", "index", "params", "param_nodes", "when", "when_node", "when_at", "effect", "label",
-                 "span", "lister", "may_ask")
+    __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
+                 "label", "span", "lister", "may_ask")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -304,7 +304,7 @@ def _actions(game, model, exprs, effects):
         game.actions[action.name] = CompiledAction(
             name=action.name, index=index,
             params=tuple((name, exprs.compile(domain)) for name, domain in action.params),
-            param_nodes=action.params,
+            param_names=tuple(name for name, _ in action.params), param_nodes=action.params,
             when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
             when_at=_when_at(action),
             effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
