@@ -520,8 +520,8 @@ def _kind_matches(ctx, shape, base, stand):
             if cell not in stand:  # a stand-in fills any slot
                 fits &= by_kind.get(kind, other)
     else:
-        for (by_kind, other), kind in zip(index.accepts, kinds):
-            fits &= by_kind.get(kind, other)
+        for (by_kind, other), cell in zip(index.ordered, index.order):
+            fits &= by_kind.get(kinds[cell], other)
             if not fits:
                 return set()
     found = set()
@@ -548,7 +548,7 @@ class _KindIndex:
     int operations instead of a test per slot of every placement.
     """
 
-    __slots__ = ("needs", "placements", "everything", "accepts")
+    __slots__ = ("needs", "placements", "everything", "accepts", "order", "ordered")
 
     def __init__(self, game, shape):
         placements = self.placements = game.placement_table(shape).placements
@@ -565,6 +565,9 @@ class _KindIndex:
                     by_kind[cell][symbol] = by_kind[cell].get(symbol, 0) | 1 << i
         self.accepts = tuple(({kind: other[cell] | mask for kind, mask in by_kind[cell].items()}, other[cell])
                              for cell in game.grid.cells)
+        # the cells where most placements need a given kind first: an empty one rules them out soonest
+        self.order = tuple(sorted(game.grid.cells, key=lambda cell: bin(other[cell]).count("1")))
+        self.ordered = tuple(self.accepts[cell] for cell in self.order)
 
 
 def _general_matches(ctx, shape, base, stand, option, distinct):
