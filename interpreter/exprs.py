@@ -128,7 +128,12 @@ class ExprCompiler:
         return lambda ctx: name
 
     def name_define(self, name, node):
-        body = self.compile(self.game.defines[name].body)
+        return self._whole_definition(name)
+
+    def _whole_definition(self, name):
+        """A definition without parameters: its body itself (nothing to bind, no frame per use),
+        worked out once per game when it reads nothing a move can change (per_game.py)."""
+        body = self._body(self.game.defines[name].body, frozenset())
         if per_game.is_fixed_per_game(self.game, self.resolved, name):
             return per_game.remembered_per_game(body)
         return body
@@ -358,10 +363,8 @@ class ExprCompiler:
     def _define_call(self, node, name):
         define = self.game.defines[name]
         params = define.params
-        if not params:  # nothing to bind: the body itself, no frame per use
-            body = self._body(define.body, frozenset())
-            return per_game.remembered_per_game(body) if per_game.is_fixed_per_game(self.game, self.resolved, name) \
-                else body
+        if not params:
+            return self._whole_definition(name)
         if len(params) == 1 and self.reads_it(node.args[0]):
             # `has_fort(it)`: where nothing in between gives `it` another value, the
             # parameter is `it` itself, read in place, without binding a local
