@@ -155,10 +155,10 @@ class ExprCompiler:
                 return lambda ctx: read(ctx, ctx.it)
             return lambda ctx: read(ctx, obj(ctx))
         read = functions.property_reader(self.game, name)
-        if functions.is_declared_attribute(self.game, name):  # `building.pattern`: of a kind, read in place
+        if functions.is_declared_attribute(self.game, name):  # `k.pattern` of a piece kind: read in place
             static, nothing = self.game.static_attrs, functions.NO_ATTRIBUTES
             local = self._plain_local(node.obj)
-            if local is not None:  # `building.pattern`, `building` a parameter: read without a call
+            if local is not None:  # `k.pattern`, `k` a parameter: read without a call
                 def local_attribute(ctx):
                     subject = ctx.env[local]
                     if type(subject) is str:
@@ -177,7 +177,7 @@ class ExprCompiler:
     def c_Index(self, node):
         obj, index = self.compile(node.obj), self.compile(node.index)
         at = _constant_of(self.resolved, node.index)
-        if type(at) is int and at >= 0:  # `display[0]`: the index bound once
+        if type(at) is int and at >= 0:  # `hand[0]`: the index bound once
             def item(ctx):
                 items = obj(ctx)
                 if at >= len(items):
@@ -275,7 +275,7 @@ class ExprCompiler:
                      if prop is not None and prop[0] == "prop" else None)
             if fused is not None:
                 return fused
-            if self.reads_it(node.left):  # `it != bank`: `it` read without a call
+            if self.reads_it(node.left):  # `it != tower`: `it` read without a call
                 if equal:
                     return lambda ctx: ctx.it == value
                 return lambda ctx: ctx.it != value
