@@ -48,6 +48,7 @@ import handwritten_tinytowns  # noqa: E402  (after the path is set)
 
 from boardrule.dsl.extends import bundled_pack_names, resolve_pack_path  # noqa: E402
 from boardrule.interpreter import bench  # noqa: E402
+from boardrule.interpreter.api import open_game  # noqa: E402
 
 TARGETS = {
     "tinytowns_ms": 5.0,  # a random Tiny Towns solo game, engine
@@ -98,7 +99,6 @@ def handwritten(games, seconds, warmup) -> dict:
 
 def same_game_in_turn(args) -> dict:
     """The engine's same game and the hand-written one, measured in turn (bench.paired_ratio)."""
-    from boardrule.interpreter.api import open_game
     engine = bench.playout_runner(open_game("tinytowns"), 1, "random", handwritten_tinytowns.ENGINE_OPTIONS)
     if args.warmup:
         engine(bench.MAX_GAMES)

@@ -211,11 +211,11 @@ def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list, 
            marks: dict | None = None, removed: list | None = None) -> MapNode:
     """Apply ``child`` (its ``remove`` first, then its entries) on top of ``base``."""
     shadows = shadows if shadows is not None else []
+    removed = removed if removed is not None else []
     marks = marks or {}
     table = {key_identity(k.value): (k, v) for k, v in base.entries}
     if "remove" in child:
-        _apply_removes(table, child.get("remove"), child.key_node("remove"), bag,
-                       removed if removed is not None else [])
+        _apply_removes(table, child.get("remove"), child.key_node("remove"), bag, removed)
     for key, node in child.entries:
         if key.value in _RESERVED:
             continue

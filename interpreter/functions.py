@@ -25,7 +25,6 @@ def is_declared_attribute(game, name) -> bool:
     return name not in _CELL_READERS and name not in game.mark_names
 
 
-
 def property_reader(game, name):
     """A function (ctx, subject) -> value for a cell or piece-kind property."""
     special = _CELL_READERS.get(name)

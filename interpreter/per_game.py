@@ -10,7 +10,7 @@ state's clones share both, so a game works each such definition out once.
 
 from __future__ import annotations
 
-import attrs
+from boardrule.dsl.lints import walk
 
 # what a name may be resolved to and still read nothing a move can change
 FIXED_RESOLUTIONS = frozenset({"option", "symbol", "symset", "shape"})
@@ -31,7 +31,12 @@ def _fixed_define(game, resolved, name, seen) -> bool:
     return _fixed(game, resolved, define.body, seen | {name})
 
 
-def _fixed(game, resolved, node, seen) -> bool:
+def _fixed(game, resolved, body, seen) -> bool:
+    return all(_fixed_node(game, resolved, node, seen) for node in walk(body))
+
+
+def _fixed_node(game, resolved, node, seen) -> bool:
+    """One node of a fixed body (its children are judged on their own)."""
     kind = type(node).__name__
     if kind == "Name":
         resolution = resolved.get(node)
@@ -41,24 +46,9 @@ def _fixed(game, resolved, node, seen) -> bool:
         if what == "define":
             return _fixed_define(game, resolved, detail, seen)
         return what in FIXED_RESOLUTIONS or (what == "value" and detail in FIXED_VALUES)
-    if kind == "Call":  # an aggregate of a fixed list, without a body: `count(players)`
-        resolution = resolved.get(node, ("",))
-        return (resolution[0] == "aggregate" and len(node.args) == 1 and not node.kwargs
-                and _fixed(game, resolved, node.args[0], seen))
-    if kind not in FIXED_NODES:
-        return False
-    return all(_fixed(game, resolved, child, seen) for child in _children(node))
-
-
-def _children(node):
-    for field in attrs.fields(type(node)):
-        if field.name == "span":
-            continue
-        value = getattr(node, field.name)
-        if type(value) is tuple:
-            yield from (v for v in value if attrs.has(type(v)))
-        elif attrs.has(type(value)):
-            yield value
+    if kind == "Call":  # an aggregate of a list, without a body: `count(players)`
+        return resolved.get(node, ("",))[0] == "aggregate" and len(node.args) == 1 and not node.kwargs
+    return kind in FIXED_NODES
 
 
 def remembered_per_game(compute):
