@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE))
 
 import handwritten_tinytowns  # noqa: E402  (after the path is set)
 
-from boardrule.dsl.extends import bundled_pack_names, resolve_pack_path  # noqa: E402
+from boardrule.dsl.packpath import bundled_pack_names, find_pack  # noqa: E402
 from boardrule.interpreter import bench  # noqa: E402
 from boardrule.interpreter.api import open_game  # noqa: E402
 
@@ -130,7 +130,7 @@ def pack_specs() -> list:
 def measure_pack(label, spec, players, test_pack, args, command) -> dict:
     entry = {"name": label, "spec": spec, "test_pack": test_pack}
     try:
-        path = Path(spec) if test_pack else resolve_pack_path(spec)
+        path = Path(spec) if test_pack else find_pack(spec).path
         entry["path"] = str(path)
     except Exception:  # noqa: BLE001  (reported, not fatal)
         pass

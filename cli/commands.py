@@ -18,11 +18,16 @@ from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, s
 @click.option("--no-tests", is_flag=True, help="Skip the packs' own tests.")
 @click.option("--no-lint", is_flag=True, help="Skip the lint warnings (W8xx).")
 @click.option("--strict", is_flag=True, help="Warnings fail the check too (exit 1).")
-def check(packs, fmt, no_tests, no_lint, strict):
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Scale the work budget of the packs' tests (see docs/safety.md).")
+@click.option("--extends-from", "extends_from", multiple=True, type=click.Path(file_okay=False),
+              metavar="DIR", help="A folder whose packs `extends:` may read, beside the checked pack's own.")
+def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
     """Check packs (bundled names or paths) and run their tests."""
     from boardrule.interpreter.check import check_pack
     sources = SourceStore()
-    reports = [check_pack(p, sources, run_pack_tests=not no_tests, lint=not no_lint) for p in packs]
+    reports = [check_pack(p, sources, run_pack_tests=not no_tests, lint=not no_lint, budget=budget,
+                          extends_from=extends_from) for p in packs]
     diagnostics = [d for r in reports for d in r.diagnostics]
     if fmt == "json":
         click.echo(json.dumps({"packs": [{"pack": r.pack, "ok": r.ok, "tests": r.tests_run,
@@ -87,10 +92,12 @@ def parse_options(pairs) -> dict:
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Resume a saved game.")
 @click.option("--color/--no-color", default=None, help="Colour output (default: when a terminal).")
-def play(pack, seats, players, seed, options, save_path, resume_path, color):
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Scale the work budget of the game's rules (see docs/safety.md).")
+def play(pack, seats, players, seed, options, save_path, resume_path, color, budget):
     """Play a game in the terminal, with humans and bots."""
     from boardrule.cli.play import run_play
-    code = run_play(pack, seats, players, seed, parse_options(options), save_path, resume_path, color)
+    code = run_play(pack, seats, players, seed, parse_options(options), save_path, resume_path, color, budget)
     sys.exit(code)
 
 
@@ -99,16 +106,19 @@ def play(pack, seats, players, seed, options, save_path, resume_path, color):
 @click.option("--pack", "pack_name", default=None, help="The pack (bundled name or path); default: the one the save names.")
 @click.option("--verify", is_flag=True, help="Only check that the game still replays (exit 1 if not).")
 @click.option("--force", is_flag=True, help="Replay even if the pack changed since the save.")
-def replay(save, pack_name, verify, force):
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Scale the work budget of the game's rules (see docs/safety.md).")
+def replay(save, pack_name, verify, force, budget):
     """Replay a saved game move by move, or check that it still replays."""
     from boardrule.cli.render import render_sheets, render_state
     from boardrule.dsl.diagnostics import SaveError
     from boardrule.interpreter import api, gamelog
+    from boardrule.interpreter.budget import Meter
     try:
         data = gamelog.load(save)
-        game = api.open_game(pack_name or data["pack"])
+        game = api.open_game(pack_name or gamelog.pack_of_save(data))
         data = gamelog.load(save, game, force=force)
-        state = gamelog.replay(game, data, force=force)
+        state = gamelog.replay(game, data, force=force, meter=Meter.scaled(budget))
     except SaveError as err:
         click.echo(f"{save}: does not replay: {err.diagnostics[0].message}")
         sys.exit(EXIT_FINDINGS)

@@ -49,7 +49,7 @@ def rules(pack, fmt, output):
               type=click.Path(file_okay=False), help="The folder to write NAME.pack into.")
 def new(name, base, folder):
     """Write NAME.pack: a starter pack that checks clean, with a test scenario."""
-    from boardrule.interpreter.starter import check_name, extension_pack, starter_pack
+    from boardrule.interpreter.starter import base_outside, check_name, extension_pack, starter_pack
     check_name(name)
     path = Path(folder) / f"{name}.pack"
     if path.exists():
@@ -61,7 +61,9 @@ def new(name, base, folder):
         sys.exit(EXIT_USAGE)
     text = extension_pack(name, base, folder) if base else starter_pack(name)
     _write(text, os.fspath(path), overwrite=False)
-    click.echo(f"wrote {path}; check it with: boardrule check {path}")
+    outside = base_outside(base, folder) if base else None
+    allow = f" --extends-from {outside}" if outside else ""
+    click.echo(f"wrote {path}; check it with: boardrule check {path}{allow}")
 
 
 @cli.command()

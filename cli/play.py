@@ -23,6 +23,7 @@ from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
 from boardrule.interpreter import api, flow, gamelog, rulesdoc
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
+from boardrule.interpreter.budget import Meter
 from boardrule.interpreter.moves import move_label
 from boardrule.interpreter.values import PLAYERS, RuleError
 
@@ -52,15 +53,16 @@ class Quit(Exception):
         self.code = code
 
 
-def run_play(pack, seats, players, seed, options, save_path, resume_path, color) -> int:
+def run_play(pack, seats, players, seed, options, save_path, resume_path, color, budget=1.0) -> int:
     game = api.open_game(pack)
+    meter = Meter.scaled(budget)
     color = color_default() if color is None else color
     if resume_path:
         if players is not None or seed is not None or options:
             raise UsageError("--resume continues a saved game with its own players, seed and options: "
                              "leave out --players, --seed and --option", code="E001")
         log = gamelog.load(resume_path, game)
-        history = replay_history(game, log)
+        history = replay_history(game, log, meter)
         players, seed, options = log["players"], log["seed"], log.get("options", {})
         if seats is not None:
             seat_kinds = _seat_kinds(seats, players, game)
@@ -74,16 +76,16 @@ def run_play(pack, seats, players, seed, options, save_path, resume_path, color)
         seat_kinds = _seat_kinds(seats, players, game)
         players = len(seat_kinds)
         seed = seed if seed is not None else 1
-        history = [api.new_game(game, players, seed, options)]
+        history = [api.new_game(game, players, seed, options, meter=meter)]
     session = Session(game, history, seat_kinds, players, seed, options, save_path, color,
                       resumed=bool(resume_path))
     return session.run()
 
 
-def replay_history(game, log) -> list:
+def replay_history(game, log, meter=None) -> list:
     """The states of a saved game, one after each move (for `undo` after resuming); checked by replaying."""
-    final = gamelog.replay(game, log)
-    state = flow.initial_state(game, log["players"], log["seed"], log.get("options", {}))
+    final = gamelog.replay(game, log, meter=meter)
+    state = flow.initial_state(game, log["players"], log["seed"], log.get("options", {}), meter=final.meter)
     history = [state]
     try:
         for seat, text in log["moves"]:

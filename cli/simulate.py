@@ -170,10 +170,10 @@ def bench(packs, fmt, seconds, games, repeats):
     interpreter importing boardrule and opening the pack), with the engine
     version, pack hashes, Python and CPU. Figures are printed, never judged.
     """
-    from boardrule.dsl.extends import bundled_pack_names, resolve_pack_path
+    from boardrule.dsl.packpath import bundled_pack_names, find_pack
     from boardrule.interpreter.bench import bench as run_bench
     for pack in packs:
-        resolve_pack_path(pack)  # an unknown pack is a usage error, before any measuring
+        find_pack(pack)  # an unknown pack is a usage error, before any measuring
     if games is not None and games < 1:
         raise UsageError(f"--games must be at least 1, not {games}", code="E001")
     if not seconds > 0:

@@ -73,6 +73,9 @@ class Checker:
         self.bag = bag
         self.out = Checked(symbols)
         self.expanding = []  # definitions being checked, to catch recursion
+        # a definition's body is checked once per parameter types and scope, so
+        # checking grows with the pack, not with the number of paths through it
+        self.define_types: dict = {}
 
     # ------------------------------------------------------------- helpers
     def error(self, code, message, node, hint=None):
@@ -316,10 +319,15 @@ class Checker:
         if define.name in self.expanding:
             self.error("E240", f"definition `{define.name}` uses itself", define.body)
             return ANY
+        key = (define.name, tuple(params.items()), scope.it, scope.self_type, scope.me)
+        known = self.define_types.get(key)
+        if known is not None:
+            return known
         self.expanding.append(define.name)
         inner = Scope(params, it=scope.it, self_type=scope.self_type, me=scope.me)
         t = self.expr(define.body, inner)
         self.expanding.pop()
+        self.define_types[key] = t
         return t
 
     def call_args(self, node, scope, signature):

@@ -1,7 +1,9 @@
 """Pack composition: ``extends:`` a base pack, override entries, ``remove:`` some.
 
-A pack may name a base with a top-level ``extends:`` (a bundled pack name or
-a path relative to the extending file).  The base is loaded first; then:
+A pack may name a base with a top-level ``extends:``: a bundled pack name, or
+a ``.pack`` file relative to the extending file, inside the checked pack's
+folder (or a folder the user allowed; see dsl/packpath.py for what is
+refused).  The base is loaded first; then:
 
 * a top-level section that is a mapping in both files is merged entry by
   entry, and the child's entry replaces the base's entry whole;
@@ -36,7 +38,6 @@ the tree; :class:`Shadow` records let a lint warn about unmarked shadowing.
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 from pathlib import Path
 
@@ -44,9 +45,11 @@ import attrs
 
 from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span, did_you_mean
 from boardrule.dsl.loader import MapNode, Node, ScalarNode, SeqNode, key_identity, load_yaml_file
+from boardrule.dsl.packpath import PACK_SUFFIX, allowed_folders, bundled_dir, bundled_pack_names, find_base, find_pack
+
+__all__ = ["PACK_SUFFIX", "bundled_dir", "bundled_pack_names", "load_pack_tree", "PackTree", "Shadow", "Removal"]
 
 MAX_EXTENDS_DEPTH = 16
-PACK_SUFFIX = ".pack"
 _RESERVED = ("extends", "remove", "override")
 #: Sections made of named entries: an entry of these may say ``override: true``.
 ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "vars", "player_vars", "dice",
@@ -92,72 +95,26 @@ class PackTree:
     overridden: tuple[tuple[ScalarNode, ScalarNode], ...] = ()
     shadows: tuple[Shadow, ...] = ()
     removed: tuple[Removal, ...] = ()
+    warnings: tuple = ()  # diagnostics of the chain itself (W844)
 
 
-def bundled_dir() -> Path:
-    """The folder holding the bundled ``*.pack`` files."""
-    return Path(str(importlib.resources.files("boardrule.rulepacks")))
-
-
-def bundled_pack_names() -> list[str]:
-    """Sorted names of the bundled packs (file names without ``.pack``)."""
-    folder = bundled_dir()
-    return sorted(p.stem for p in folder.glob(f"*{PACK_SUFFIX}") if p.is_file())
-
-
-def _looks_like_path(text: str) -> bool:
-    return any(sep in text for sep in ("/", "\\", os.sep)) or Path(text).suffix != ""
-
-
-def resolve_pack_path(
-    name_or_path: str | os.PathLike,
-    relative_to: str | os.PathLike | None = None,
-    *,
-    span: Span | None = None,
-) -> Path:
-    """An existing pack file: a path (relative to ``relative_to``'s folder) or a bundled name.
-
-    >>> resolve_pack_path("no-such-pack")
-    Traceback (most recent call last):
-    ...
-    boardrule.dsl.diagnostics.PackError: error[E120]: unknown pack `no-such-pack` ...
-    """
-    text = os.fspath(name_or_path)
-    if not str(text).strip():
-        raise PackError("a pack name or path must not be empty", code="E124", span=span)
-    candidate = Path(text)
-    if relative_to is not None and not candidate.is_absolute():
-        base = Path(relative_to)
-        candidate = (base if base.is_dir() else base.parent) / candidate
-    if candidate.is_file():
-        return candidate
-    if isinstance(name_or_path, os.PathLike) or _looks_like_path(text):
-        folder = candidate.parent
-        siblings = [p.name for p in folder.glob(f"*{PACK_SUFFIX}")] if folder.is_dir() else []
-        hint = did_you_mean(candidate.name, siblings)
-        raise PackError(f"pack file `{candidate}` not found", code="E121", span=span, hint=hint)
-    bundled = bundled_dir() / f"{text}{PACK_SUFFIX}"
-    if bundled.is_file():
-        return bundled
-    names = bundled_pack_names()
-    listing = ", ".join(names) if names else "none"
-    message = f"unknown pack `{text}` (bundled packs: {listing})"
-    raise PackError(message, code="E120", span=span, hint=did_you_mean(text, names))
-
-
-def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None = None) -> PackTree:
+def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None = None,
+                   extends_from: tuple = ()) -> PackTree:
     """Load a pack and every base it extends, merged into one :class:`PackTree`.
+
+    Bases are read only from the pack's own folder, the folders in
+    `extends_from` and the bundled packs (packpath.py).
 
     >>> tree = load_pack_tree("child.pack")  # doctest: +SKIP
     >>> tree.files                            # doctest: +SKIP
     ('base.pack', 'child.pack')
     """
+    bag = DiagnosticBag()
     try:
-        chain = _load_chain(name_or_path, sources)
+        chain = _load_chain(name_or_path, sources, tuple(extends_from), bag)
     except PackError as exc:
         exc.sources = exc.sources or sources
         raise
-    bag = DiagnosticBag()
     overridden: list[tuple[ScalarNode, ScalarNode]] = []
     shadows: list[Shadow] = []
     removed: list[Removal] = []
@@ -174,14 +131,16 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
         merged = _merge(merged, child, bag, overridden, shadows, marks, removed)
     bag.raise_if_errors(PackError, sources)
     files = tuple(f for f, _ in reversed(chain))
-    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed))
+    warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
+    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed), warnings)
 
 
-def _load_chain(name_or_path, sources) -> list[tuple[str, MapNode]]:
+def _load_chain(name_or_path, sources, extends_from: tuple, bag: DiagnosticBag) -> list[tuple[str, MapNode]]:
     """The files of the extends chain, child first."""
     chain: list[tuple[str, MapNode]] = []
     seen: list[Path] = []
-    path, span = resolve_pack_path(name_or_path), None
+    path, span = find_pack(name_or_path).path, None
+    roots = (path.parent, *allowed_folders(extends_from))
     while True:
         real = path.resolve()
         if real in seen:
@@ -199,7 +158,11 @@ def _load_chain(name_or_path, sources) -> list[tuple[str, MapNode]]:
         span = ext.span if ext is not None else root.key_node("extends").span
         if not isinstance(ext, ScalarNode) or not isinstance(ext.value, str):
             raise PackError("`extends` must be a pack name or a path", code="E124", span=span)
-        path = resolve_pack_path(ext.value, relative_to=path, span=span)
+        found = find_base(ext.value, path, roots, span=span)
+        if found.note is not None:
+            stem = found.path.stem
+            bag.warning("W844", found.note, span, hint=f"write `extends: {stem}` to mean the bundled pack")
+        path = found.path
 
 
 def _strip(root: MapNode) -> MapNode:

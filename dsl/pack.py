@@ -34,10 +34,11 @@ class Pack:
     warnings: tuple = ()
 
 
-def load_pack(name_or_path, sources: SourceStore | None = None) -> Pack:
-    """Load a pack by bundled name or path, with every base it extends."""
+def load_pack(name_or_path, sources: SourceStore | None = None, extends_from: tuple = ()) -> Pack:
+    """Load a pack by bundled name or path, with every base it extends (from its own folder,
+    the folders in `extends_from` or the bundled packs: dsl/packpath.py)."""
     sources = sources if sources is not None else SourceStore()
-    tree = load_pack_tree(name_or_path, sources)
+    tree = load_pack_tree(name_or_path, sources, extends_from)
     return _finish(tree, sources, _hash_files(tree.files))
 
 
@@ -63,7 +64,7 @@ def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
         raise PackError("the pack's rules nest too deeply to check (definitions calling definitions?)",
                         code="E137", sources=sources) from None
     bag.raise_if_errors(PackError, sources)
-    warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
+    warnings = tree.warnings + tuple(d for d in bag.sorted() if d.severity == "warning")
     return Pack(model, checked, tree, content_hash, sources, warnings)
 
 

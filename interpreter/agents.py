@@ -41,8 +41,9 @@ class GreedyAgent:
         if len(moves) == 1:
             return moves[0]
         best, best_value = [], None
+        probe = flow.search_copy(state)  # the previews' work is the agent's, not the game's
         for move in moves:
-            value = _value_after(game, state, move)
+            value = _value_after(game, probe, move)
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:

@@ -34,9 +34,9 @@ def open_game(name_or_path, sources: SourceStore | None = None) -> Game:
         raise
 
 
-def new_game(game: Game, players: int | None = None, seed: int = 0, options: dict | None = None):
-    """A new game's first state (setup done)."""
-    return initial_state(game, players, seed, options)
+def new_game(game: Game, players: int | None = None, seed: int = 0, options: dict | None = None, meter=None):
+    """A new game's first state (setup done); `meter`: its work budget (budget.py; default: the usual one)."""
+    return initial_state(game, players, seed, options, meter=meter)
 
 
 def load_position(game: Game, path, players: int | None = None, options: dict | None = None, seed: int = 0):

@@ -16,8 +16,9 @@ import attrs
 from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, SourceStore
 from boardrule.dsl.lints import lint_pack
 from boardrule.dsl.pack import load_pack
+from boardrule.interpreter.budget import Meter
 from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import run_test
+from boardrule.interpreter.scenarios import test_results
 from boardrule.interpreter.values import RuleError
 
 
@@ -39,19 +40,24 @@ class CheckReport:
 
 
 def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests: bool = True,
-               lint: bool = True) -> CheckReport:
-    """Every diagnostic of one pack, its own tests included; with `lint`, the lint warnings too."""
+               lint: bool = True, budget: float = 1.0, extends_from: tuple = ()) -> CheckReport:
+    """Every diagnostic of one pack, its own tests included; with `lint`, the lint warnings too.
+
+    The pack's tests share one work budget (budget.py), `budget` times the default;
+    `extends_from` names the folders its `extends:` may read beside its own.
+    """
     sources = sources if sources is not None else SourceStore()
     start = time.perf_counter()
     try:
-        pack = load_pack(name_or_path, sources)
+        pack = load_pack(name_or_path, sources, extends_from)
         game = compile_game(pack)
     except BoardruleError as err:
         return CheckReport(str(name_or_path), tuple(err.diagnostics), 0, time.perf_counter() - start)
     except RuleError as err:
         diag = Diagnostic("E700", f"a rule failed while setting up the game: {err}", err.span)
         return CheckReport(str(name_or_path), (diag,), 0, time.perf_counter() - start)
-    results = tuple((test.name, tuple(run_test(game, test))) for test in game.model.tests) if run_pack_tests else ()
+    results = tuple((name, tuple(found)) for name, found in test_results(game, Meter.scaled(budget))
+                    ) if run_pack_tests else ()
     failures = tuple(d for _, found in results for d in found)
     lints = tuple(lint_pack(pack)) if lint else ()
     return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(game.warnings) + lints + failures,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from boardrule.interpreter.budget import Meter
 from boardrule.interpreter.values import PLAYERS
 
 
@@ -13,7 +14,7 @@ class Ctx:
     the board that bare `cells` means. `answers` feeds `choose` statements.
     """
 
-    __slots__ = ("game", "state", "me", "self_", "it", "env", "board", "answers", "marks", "event")
+    __slots__ = ("game", "state", "me", "self_", "it", "env", "board", "answers", "marks", "event", "meter")
 
     def __init__(self, game, state, me=None, self_=None):
         self.game = game
@@ -26,6 +27,7 @@ class Ctx:
         self.answers = None
         self.marks = None
         self.event = None
+        self.meter = state.meter if state is not None else Meter()  # the work budget (budget.py)
 
     def for_player(self, seat):
         """Switch `me` (and the current board) to another seat."""

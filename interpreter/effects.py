@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
+from boardrule.interpreter.budget import weight
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
 
 MAX_LOOP = 10_000
@@ -207,11 +208,13 @@ class EffectCompiler:
 
     def s_For(self, node):
         source, body, var = self.e(node.source), self.block(node.body), node.var
+        cost = weight(node.body)
 
         def run_for(ctx):
             items = source(ctx)
             if len(items) > MAX_LOOP:
                 raise RuleError(f"`for` over {len(items)} elements; the limit is {MAX_LOOP}", node.span)
+            ctx.meter.charge(len(items) * cost, node.span)
             saved_me, saved_board = ctx.me, ctx.board
             for item in items:
                 ctx.env[var] = item
@@ -232,6 +235,7 @@ class EffectCompiler:
             options = tuple(source(ctx))
             if not options:
                 return
+            ctx.meter.charge(len(options), node.span)
             if len(options) == 1 and not optional:
                 pick = options[0]
             elif ctx.answers:
@@ -368,6 +372,8 @@ def fire(ctx, event, data):
                 if here != kind:
                     continue
                 owner = state.owner[board][index] if game.shared_board else board
+                span, cost = game.trigger_spans[kind]
+                ctx.meter.charge(cost, span)
                 inner = game.ctx(state, me=owner)
                 inner.self_ = board << CELL_BITS | index
                 inner.env = {"event": data}

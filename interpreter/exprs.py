@@ -12,7 +12,9 @@ import operator
 import attrs
 
 from boardrule.dsl import ast
+from boardrule.dsl.lints import walk
 from boardrule.interpreter import fastpaths, functions, per_game
+from boardrule.interpreter.budget import weight
 from boardrule.interpreter.values import RuleError
 
 MAX_RANGE = 10_000
@@ -29,6 +31,10 @@ class ExprCompiler:
         self.resolved = checked.resolved
         self.types = checked.types
         self._it_reads = frozenset()  # ids of parameter names read as `it` (see _define_call)
+        # each definition body is compiled once per way of reading its parameters,
+        # so compiling grows with the pack, not with the paths through its definitions
+        self._bodies: dict = {}
+        self._fixed: dict = {}
 
     def reads_it(self, node) -> bool:
         """True when `node` is `it`, or a definition's parameter given `it` and read as it."""
@@ -133,10 +139,23 @@ class ExprCompiler:
     def _whole_definition(self, name):
         """A definition without parameters: its body itself (nothing to bind, no frame per use),
         worked out once per game when it reads nothing a move can change (per_game.py)."""
-        body = self._body(self.game.defines[name].body, frozenset())
-        if per_game.is_fixed_per_game(self.game, self.resolved, name):
-            return per_game.remembered_per_game(body)
-        return body
+        key = (name, None)
+        if key not in self._bodies:
+            body = self._definition_body(name, frozenset())
+            if per_game.is_fixed_per_game(self.game, self.resolved, name, self._fixed):
+                body = per_game.remembered_per_game(body)
+            self._bodies[key] = body
+        return self._bodies[key]
+
+    def _definition_body(self, name, it_reads):
+        key = (name, it_reads)
+        if key not in self._bodies:
+            define = self.game.defines[name]
+            body = self._body(define.body, it_reads)
+            if _calls_definitions(define.body, self.resolved):  # a chain of these can branch: each use counts
+                body = _charged(body, define.body.span, weight(define.body))
+            self._bodies[key] = body
+        return self._bodies[key]
 
     def name_value(self, name, node):
         return functions.VALUE_READERS[name](self.game)
@@ -207,10 +226,16 @@ class ExprCompiler:
             return None
         source, container, negated = self.compile(node.source), self.compile(condition.container), condition.negated
 
+        span = node.span
+
         def f(ctx):
             elements = source(ctx)
             if not elements:
                 return ()
+            meter = ctx.meter
+            meter.left -= len(elements)
+            if meter.left < 0:
+                meter.over(span)
             values = container(ctx)
             if negated:
                 return tuple([e for e in elements if e not in values])
@@ -229,11 +254,17 @@ class ExprCompiler:
     def plain_where(self, node):
         """`source where condition`, the condition run per element with `it` set."""
         source, condition = self.compile(node.source), self.compile(node.condition)
+        span, cost = node.span, weight(node.condition)
 
         def f(ctx):
             saved = ctx.it
             out = []
-            for element in source(ctx):
+            elements = source(ctx)
+            meter = ctx.meter
+            meter.left -= len(elements) * cost
+            if meter.left < 0:
+                meter.over(span)
+            for element in elements:
                 ctx.it = element
                 if condition(ctx):
                     out.append(element)
@@ -370,9 +401,9 @@ class ExprCompiler:
             # parameter is `it` itself, read in place, without binding a local
             reads = _parameter_reads(define.body, params[0], self.resolved)
             if reads is not None:
-                return self._body(define.body, reads)
+                return self._definition_body(name, reads)
         args = [self.compile(a) for a in node.args]
-        body = self._body(define.body, frozenset())
+        body = self._definition_body(name, frozenset())
         if len(params) == 1:
             return _one_parameter_call(params[0], args[0], body)
 
@@ -430,6 +461,23 @@ def _parameter_reads(body, param, resolved):
         return all(walk(getattr(node, f.name), inner) for f in attrs.fields(type(node)) if f.name != "span")
 
     return frozenset(found) if walk(body, False) else None
+
+
+def _calls_definitions(body, resolved) -> bool:
+    """True when `body` uses another definition (with or without arguments)."""
+    return any(resolved.get(node, ("",))[0] == "define" for node in walk(body)
+               if type(node).__name__ in ("Name", "Call"))
+
+
+def _charged(body, span, cost):
+    """`body`, charging the work budget `cost` units per evaluation (budget.py)."""
+    def charged(ctx):
+        meter = ctx.meter
+        meter.left -= cost
+        if meter.left < 0:
+            meter.over(span)
+        return body(ctx)
+    return charged
 
 
 _UNSET = object()

@@ -14,6 +14,7 @@ import operator
 from itertools import compress
 
 from boardrule.dsl.lints import walk
+from boardrule.interpreter.budget import weight
 from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK
 
@@ -418,8 +419,22 @@ def cell_filter(compiler, node):
         return None
     condition = cell_condition(compiler, node.condition)
     if condition is not None:
-        return _filter(compiler, node.source, condition)
+        return _scan_charged(_filter(compiler, node.source, condition), compiler.game, node.span)
     return _prefiltered(compiler, node) or _placeable(compiler, node)
+
+
+def _scan_charged(scan, game, span):
+    """`scan`, charging the work budget a board's cells per run: it needs no rule per cell,
+    but its work grows with the board (budget.py)."""
+    cost = game.grid.size
+
+    def charged(ctx):
+        meter = ctx.meter
+        meter.left -= cost
+        if meter.left < 0:
+            meter.over(span)
+        return scan(ctx)
+    return charged
 
 
 def _filter(compiler, source_node, condition):
@@ -484,7 +499,9 @@ def _placeable(compiler, node):
         test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
         passing = {}  # board -> its cells where C holds
         out = []
-        for cell in source(ctx):
+        cells = source(ctx)
+        ctx.meter.charge(len(cells), node.span)
+        for cell in cells:
             board = cell >> CELL_BITS
             hits = passing.get(board)
             if hits is None:
@@ -535,12 +552,15 @@ def _prefiltered(compiler, node):
         return None
     source, make, rest = compiler.compile(node.source), as_test(first), compiler.compile(condition.right)
     decides = condition.op == "or"  # the value of A that settles `A op B` without B
+    cost = weight(condition.right)
 
     def f(ctx):
         test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
         saved = ctx.it
         out = []
-        for cell in source(ctx):
+        cells = source(ctx)
+        ctx.meter.charge(len(cells) * cost, node.span)
+        for cell in cells:
             board, index = cell >> CELL_BITS, cell & CELL_MASK
             if test(kinds[board][index], attrs[board].get(index)) == decides:
                 if decides:
@@ -593,9 +613,12 @@ def cell_aggregate(compiler, name, source_node, body_node):
     source = None if board_of is not None else compiler.compile(source_node)
     if type(condition) is Kinds:
         if condition.fixed is not None and board_of is not None:
-            return _fixed_kind_aggregate(name, condition.fixed, source_node, compiler, board_of)
-        return _kind_aggregate(_KIND_FOLDS[name], condition.at, board_of, source)
-    return _test_aggregate(name, condition.make, board_of, source)
+            found = _fixed_kind_aggregate(name, condition.fixed, source_node, compiler, board_of)
+        else:
+            found = _kind_aggregate(_KIND_FOLDS[name], condition.at, board_of, source)
+    else:
+        found = _test_aggregate(name, condition.make, board_of, source)
+    return _scan_charged(found, compiler.game, source_node.span)
 
 
 def _fixed_kind_aggregate(name, fixed, source_node, compiler, board_of):

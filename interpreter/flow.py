@@ -11,6 +11,7 @@ from __future__ import annotations
 
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
+from boardrule.interpreter.budget import Meter, weight
 from boardrule.interpreter.context import Ctx
 from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text, value_text
 from boardrule.interpreter.state import LazyRandom, Pending, State
@@ -22,11 +23,12 @@ MAX_MOVES_PER_STEP = 2_000  # moves of all players in one step, a guard against 
 
 # ------------------------------------------------------------------ start
 def initial_state(game, players: int | None = None, seed: int = 0, options: dict | None = None,
-                  seating: tuple | None = None) -> State:
+                  seating: tuple | None = None, meter: Meter | None = None) -> State:
     """A new game after its setup, waiting for the first decision.
 
     With more seats than players (`game: seats:`), players sit at random
     seats drawn from `seed`, unless `seating` names the occupied seats.
+    `meter` is the work budget its states share (budget.py; default: a new one).
     """
     low, high = game.players_range
     players = low if players is None else players
@@ -50,7 +52,8 @@ def initial_state(game, players: int | None = None, seed: int = 0, options: dict
                   attrs=[{} for _ in range(boards)], held=[{} for _ in range(boards)],
                   tokens=[{} for _ in range(boards)], vars={}, pvars=[{} for _ in range(seats)],
                   points=[[] for _ in range(seats)], dice={}, decks={k: list(v) for k, v in game.decks.items()},
-                  rng=rng)
+                  rng=rng, meter=meter if meter is not None else Meter())
+    state.meter.begin()
     if seats != players:
         state.log.append(["seats", list(occupied)])
     _init_vars(game, state)
@@ -103,6 +106,7 @@ def _init_vars(game, state):
 # ------------------------------------------------------------------ moves
 def legal_moves(game, state: State, seat: int) -> list:
     """Every move `seat` may make now, deterministic and sorted."""
+    state.meter.begin()
     pending = state.pending.get(seat)
     if pending is None or state.phase == "over":
         return []
@@ -197,18 +201,20 @@ def _parameter_lister(action):
     lister = None
     for index in range(last, -1, -1):
         check = when if when is not None and index == when_at and index else None
+        span = action.param_nodes[index][1].span  # where a listing that spends the budget points
         if index == last:
-            lister = _last_level(params[index], check, when if when is not None and when_at == last + 1 else None,
-                                 name)
+            final = when if when is not None and when_at == last + 1 else None
+            cost = 1 + (weight(action.when_node) if final is not None else 0)  # a move, and `when` judged for it
+            lister = _last_level(params[index], check, final, name, span, cost)
         else:
-            lister = _middle_level(params[index], check, lister)
+            lister = _middle_level(params[index], check, lister, span)
     return lister
 
 
 MAX_REMEMBERED_MOVES = 20_000  # moves an action's lister keeps for reuse; past it, it starts afresh
 
 
-def _last_level(param, check, final_check, action_name):
+def _last_level(param, check, final_check, action_name, span, cost):
     """The last parameter: its values make the moves, without a call each.
 
     The moves are remembered per seat and values (`made`): the same moves come
@@ -223,7 +229,12 @@ def _last_level(param, check, final_check, action_name):
         mine = made.get(seat)
         if mine is None or len(mine) >= MAX_REMEMBERED_MOVES:
             mine = made[seat] = {}
-        for value in domain(ctx):
+        values_here = domain(ctx)
+        meter = ctx.meter
+        meter.left -= len(values_here) * cost
+        if meter.left < 0:
+            meter.over(span)
+        for value in values_here:
             if final_check is not None:
                 env[param_name] = value
                 if not final_check(ctx):
@@ -238,14 +249,16 @@ def _last_level(param, check, final_check, action_name):
     return level
 
 
-def _middle_level(param, check, inner):
+def _middle_level(param, check, inner, span):
     """A parameter before the last: each of its values is set, then `inner` lists the rest."""
     param_name, domain = param
 
     def level(ctx, env, seat, args, found):
         if check is not None and not check(ctx):
             return
-        for value in domain(ctx):
+        values_here = domain(ctx)
+        ctx.meter.charge(len(values_here), span)
+        for value in values_here:
             env[param_name] = value
             inner(ctx, env, seat, args + (value,), found)
         env.pop(param_name, None)
@@ -259,6 +272,7 @@ def waiting(state: State) -> list:
 
 def apply(game, state: State, move: Move) -> State:
     """The state after `move`; raises IllegalMoveError (state unchanged) if it is not legal."""
+    state.meter.begin()
     pending = state.pending.get(move.seat)
     if pending is None:
         raise IllegalMoveError(_not_waiting(game, state, move.seat), code="E501")
@@ -276,6 +290,7 @@ def apply_in_place(game, state: State, move: Move) -> State:
     it, as `apply` does. Same moves, same states as `apply`; use the state
     returned, and no other reference to `state`, from then on.
     """
+    state.meter.begin()
     if move.action != DONE and game.actions[move.action].may_ask:
         return _make(game, state.clone(), move, state)
     snapshot = state.snapshot
@@ -287,6 +302,7 @@ def apply_in_place(game, state: State, move: Move) -> State:
 
 def _make(game, new: State, move: Move, before: State | None) -> State:
     """Make `move` on `new`; `before` is the state as it was, kept when the move may ask a choice."""
+    new.meter.charge(1)
     _count_move(game, new)
     if move.action == DONE:
         _close(game, new, move.seat)
@@ -310,12 +326,21 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
     return new
 
 
+def search_copy(state: State) -> State:
+    """A copy of `state` for an agent to look ahead from: the work of its search is
+    counted on a budget of its own (`Meter.for_search`), not on the game's."""
+    copy = state.clone()
+    copy.meter = state.meter.for_search()
+    return copy
+
+
 def preview(game, state: State, move: Move) -> State:
     """The state right after a legal move's effect, for judging it (agents).
 
     Unlike `apply`, it neither checks legality again nor runs the flow on;
     a move whose effect still asks a choice is previewed before the choice.
     """
+    state.meter.begin()
     new = state.clone()
     if move.action != DONE:
         try:
@@ -379,6 +404,7 @@ def _not_waiting(game, state, seat) -> str:
 
 def explain_illegal(game, state, move) -> str:
     """Which rule makes `move` illegal: the action, a parameter, or `when`."""
+    state.meter.begin()
     pending = state.pending[move.seat]
     if move.action != DONE and move.action not in pending.actions:
         return f"action `{move.action}` is not available now; available: {', '.join(pending.actions)}"
@@ -531,6 +557,7 @@ def _advance(game, state):
         if state.steps_run > MAX_STEPS:
             raise _endless_flow(game)
         step = steps[state.step]
+        state.meter.charge(1, step.span)
         if step.kind == "do":
             state.moves_cache.clear()
             ctx = Ctx(game, state)

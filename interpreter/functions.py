@@ -11,6 +11,7 @@ import itertools
 import operator
 
 from boardrule.interpreter import fastpaths
+from boardrule.interpreter.budget import weight
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
@@ -278,11 +279,15 @@ def compile_aggregate(compiler, node, pairwise):
         if fold is not None:
             return lambda ctx: fold(source(ctx))
         return lambda ctx: _fold(name, source(ctx), None)
-    body = compiler.compile(node.args[1])
+    body, span, cost = compiler.compile(node.args[1]), node.span, weight(node.args[1])
 
     def f(ctx):
         saved = ctx.it
         elements = source(ctx)
+        meter = ctx.meter
+        meter.left -= len(elements) * cost
+        if meter.left < 0:
+            meter.over(span)
         values = []
         for element in elements:
             ctx.it = element
@@ -294,6 +299,7 @@ def compile_aggregate(compiler, node, pairwise):
 
 def _comprehension(compiler, name, comp):
     source, body, var = compiler.compile(comp.source), compiler.compile(comp.body), comp.var
+    span, cost = comp.span, weight(comp.body)
 
     def f(ctx):
         env = ctx.env
@@ -301,6 +307,10 @@ def _comprehension(compiler, name, comp):
         saved = env.get(var, missing)
         values = []
         elements = source(ctx)
+        meter = ctx.meter
+        meter.left -= len(elements) * cost
+        if meter.left < 0:
+            meter.over(span)
         for element in elements:
             env[var] = element
             values.append(body(ctx))
@@ -337,8 +347,13 @@ def compile_function(compiler, name, node, args, kwargs):
 
 def _groups(compiler, node, args, kwargs):
     table = compiler.game.cell_tables["adjacent"]
-    source = args[0]
-    return lambda ctx: connected_groups(table, source(ctx))
+    source, span = args[0], node.span
+
+    def f(ctx):
+        cells = source(ctx)
+        ctx.meter.charge(len(cells), span)
+        return connected_groups(table, cells)
+    return f
 
 
 def connected_groups(table, cells):
@@ -383,6 +398,7 @@ def _reaches(compiler, node, args, kwargs):
         origin = start(ctx)
         goal = set(targets(ctx))
         allowed = set(via(ctx)) if via is not None else set(ctx.game.board_cells[ctx.board])
+        ctx.meter.charge(len(allowed), node.span)
         seen = {origin}
         frontier = [n for n in table[origin] if n in allowed]
         seen.update(frontier)
@@ -470,9 +486,12 @@ def _matches(compiler, node, args, kwargs):
         if fast_standin is not None:
             kinds = ctx.state.kind[base >> CELL_BITS]
             return frozenset(c for c in ctx.game.grid.cells if fast_standin(kinds[c]))
-        return frozenset(c for c in ctx.game.grid.cells if standin(ctx, base | c)) if standin else frozenset()
+        if not standin:
+            return frozenset()
+        ctx.meter.charge(ctx.game.grid.size, span)  # the stand-in's rule runs on every cell
+        return frozenset(c for c in ctx.game.grid.cells if standin(ctx, base | c))
 
-    within = option.get("within")
+    within, span = option.get("within"), node.span
 
     def f(ctx):
         shape = shape_arg(ctx)
@@ -486,7 +505,8 @@ def _matches(compiler, node, args, kwargs):
             stand = stand_cells(ctx, base)
         if simple and not ctx.game.legends.get(shape.name):
             found = _kind_matches(ctx, shape, base, stand)
-        else:
+        else:  # a rule per slot of each placement: each placement is counted
+            ctx.meter.charge(len(ctx.game.placement_table(shape).placements), span)
             found = _general_matches(ctx, shape, base, stand, option, distinct)
         if not found:
             return ()  # most patterns are nowhere on the board

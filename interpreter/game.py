@@ -16,6 +16,7 @@ from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter import geometry
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.asking import asking_events, may_ask
+from boardrule.interpreter.budget import weight
 from boardrule.interpreter.context import Ctx
 from boardrule.interpreter.effects import EffectCompiler
 from boardrule.interpreter.exprs import ExprCompiler
@@ -213,11 +214,12 @@ def _pieces(game, model, exprs, effects):
     game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
     game.marks = {p.name: tuple((m, exprs.compile(e)) for m, e in p.marks.items() if e is not None)
                   for p in model.pieces if p.marks}
-    game.triggers = {}
+    game.triggers, game.trigger_spans = {}, {}
     for piece in model.pieces:
         for event, effect in piece.triggers:
             if effect:
                 game.triggers.setdefault(event, []).append((piece.name, effects.block(effect)))
+                game.trigger_spans.setdefault(piece.name, (effect[0].span, weight(effect)))
 
 
 def _shapes(game, model, exprs):

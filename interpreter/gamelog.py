@@ -90,8 +90,28 @@ def record(game, state: State, players: int | None = None, seed: int = 0, option
     return data
 
 
+def pack_of_save(data: dict) -> str:
+    """The bundled pack a save or log names, by its id: never a path taken from the file.
+
+    A save from a stranger must not choose which file is opened (a path in
+    `"pack"` could be anything on the machine); a save of a pack that is not
+    bundled is replayed with the pack file the user names (`--pack FILE`),
+    whose id and hash are then compared with the save's.
+
+    >>> pack_of_save({"pack": "tictactoe"})
+    'tictactoe'
+    """
+    from boardrule.dsl.extends import bundled_pack_names
+    name = data.get("pack")
+    if type(name) is not str or name not in bundled_pack_names():
+        shown = name if type(name) is str and len(name) <= 60 and name.isprintable() else "(not a pack id)"
+        raise SaveError(f"the save is of pack `{shown}`, which is not a bundled pack: name its pack file "
+                        "with `--pack FILE` (a save never chooses which file is opened)")
+    return name
+
+
 # ------------------------------------------------------------------ replay
-def replay(game, log: dict, force: bool = False) -> State:
+def replay(game, log: dict, force: bool = False, meter=None) -> State:
     """Re-run a logged game from its first state; the state after its last move.
 
     Raises SaveError when the log is for another pack (or another version of
@@ -106,7 +126,7 @@ def replay(game, log: dict, force: bool = False) -> State:
     except RecursionError:
         raise SaveError("the game log's `log` is nested too deeply to be a game's log") from None
     try:
-        state = flow.initial_state(game, log["players"], log["seed"], log["options"])
+        state = flow.initial_state(game, log["players"], log["seed"], log["options"], meter=meter)
     except BoardruleError as err:
         raise SaveError(f"cannot start the logged game: {err.diagnostics[0].message}") from None
     checked = _verify(state, recorded, 0, "at the start")

@@ -50,6 +50,7 @@ import time
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError
 from boardrule.interpreter import flow
+from boardrule.interpreter.budget import BudgetError
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.state import LazyRandom
@@ -92,6 +93,7 @@ class MonteCarloAgent:
     def __call__(self, game, state, seat, moves):
         if len(moves) == 1:
             return moves[0]
+        state = flow.search_copy(state)  # the search's work is the agent's budget, not the game's
         root = _Node(state.seats)
         bounds = [math.inf, -math.inf]  # the rewards seen so far, to scale exploration
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
@@ -104,7 +106,12 @@ class MonteCarloAgent:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(game, state, root, seat, moves, bounds, seeds, known)
+            try:
+                self._iterate(game, state, root, seat, moves, bounds, seeds, known)
+            except BudgetError:
+                if done == 0:
+                    raise
+                break  # the search spent its budget: the moves tried so far decide
             done += 1
         return _best(root, moves, seat)
 

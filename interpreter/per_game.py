@@ -19,23 +19,31 @@ FIXED_NODES = frozenset({"Number", "String", "BinOp", "Not", "Negate", "Conditio
                          "Range", "Index"})
 
 
-def is_fixed_per_game(game, resolved, name) -> bool:
-    """True when definition `name` has no parameters and a value no move can change."""
-    return _fixed_define(game, resolved, name, frozenset())
+def is_fixed_per_game(game, resolved, name, known: dict | None = None) -> bool:
+    """True when definition `name` has no parameters and a value no move can change.
+
+    `known` remembers the answer per definition across calls (the checker has
+    refused definitions that use themselves, so an answer never depends on
+    the path that asked).
+    """
+    return _fixed_define(game, resolved, name, frozenset(), {} if known is None else known)
 
 
-def _fixed_define(game, resolved, name, seen) -> bool:
+def _fixed_define(game, resolved, name, seen, known) -> bool:
+    if name in known:
+        return known[name]
     define = game.defines[name]
     if define.params or name in seen:
         return False
-    return _fixed(game, resolved, define.body, seen | {name})
+    known[name] = answer = _fixed(game, resolved, define.body, seen | {name}, known)
+    return answer
 
 
-def _fixed(game, resolved, body, seen) -> bool:
-    return all(_fixed_node(game, resolved, node, seen) for node in walk(body))
+def _fixed(game, resolved, body, seen, known) -> bool:
+    return all(_fixed_node(game, resolved, node, seen, known) for node in walk(body))
 
 
-def _fixed_node(game, resolved, node, seen) -> bool:
+def _fixed_node(game, resolved, node, seen, known) -> bool:
     """One node of a fixed body (its children are judged on their own)."""
     kind = type(node).__name__
     if kind == "Name":
@@ -44,7 +52,7 @@ def _fixed_node(game, resolved, node, seen) -> bool:
             return False
         what, detail = resolution
         if what == "define":
-            return _fixed_define(game, resolved, detail, seen)
+            return _fixed_define(game, resolved, detail, seen, known)
         return what in FIXED_RESOLUTIONS or (what == "value" and detail in FIXED_VALUES)
     if kind == "Call":  # an aggregate of a list, without a body: `count(players)`
         return resolved.get(node, ("",))[0] == "aggregate" and len(node.args) == 1 and not node.kwargs

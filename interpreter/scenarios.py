@@ -27,25 +27,49 @@ from boardrule.interpreter import flow
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
+from boardrule.interpreter.budget import BudgetError, Meter
 from boardrule.interpreter.values import CELL_BITS, PLAYERS, RuleError
 
 EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
 
 
-def run_tests(game) -> list:
+def run_tests(game, meter: Meter | None = None) -> list:
     """Run every test of the pack; a list of diagnostics for the failures."""
-    failures = []
-    for test in game.model.tests:
-        failures.extend(run_test(game, test))
-    return failures
+    return [d for _, failures in test_results(game, meter) for d in failures]
 
 
-def run_test(game, test) -> list:
+def test_results(game, meter: Meter | None = None) -> list:
+    """(test name, its failures) for each test run, in the pack's order.
+
+    The tests share one work budget, `meter` (budget.py): a pack's tests end
+    within it, however many there are. Once it is spent the tests left are
+    not run, and the last failure says how many.
+    """
+    meter = meter if meter is not None else Meter()
+    results = []
+    tests = game.model.tests
+    for index, test in enumerate(tests):
+        failures = run_test(game, test, meter)
+        if meter.exhausted() and index + 1 < len(tests):
+            left = len(tests) - index - 1
+            failures = failures + [Diagnostic("E710", f"the pack's tests spent their budget of {meter.game:,} "
+                                              f"units of work; {left} test(s) after `{test.name}` were not run",
+                                              test.span)]
+            results.append((test.name, failures))
+            break
+        results.append((test.name, failures))
+    return results
+
+
+def run_test(game, test, meter: Meter | None = None) -> list:
+    """The failures of one test (a list of diagnostics); its work is charged to `meter`."""
     node = test.node
     try:
-        state = _start(game, node)
+        state = _start(game, node, meter)
         state = _play(game, state, node.get("moves"))
         return _check(game, test, state, node.get("expect"))
+    except BudgetError as err:
+        return [Diagnostic(err.code, f"test `{test.name}`: {err}", err.span or test.span)]
     except RuleError as err:
         return [Diagnostic("E702", f"test `{test.name}`: a rule failed: {err}", err.span or test.span)]
     except BoardruleError as err:
@@ -54,7 +78,7 @@ def run_test(game, test) -> list:
                            hint=first.hint)]
 
 
-def _start(game, node):
+def _start(game, node, meter=None):
     players = node.get("players")
     seed = node.get("seed")
     options = to_plain(node.get("options")) if node.get("options") is not None else {}
@@ -66,7 +90,7 @@ def _start(game, node):
         len(seating) if seating else max(low, min(2, game.players_range[1])))
     # tests sit players at the first seats unless they say otherwise
     state = flow.initial_state(game, count, seed=seed.value if seed is not None else 0, options=options,
-                               seating=seating or tuple(range(count)))
+                               seating=seating or tuple(range(count)), meter=meter or Meter())
     if node.get("position") is not None:
         apply_position(game, state, node.get("position"))
         flow.settle(game, state)  # a player the position leaves without a legal move passes

@@ -47,6 +47,7 @@ def score_sheet(game, state, seat) -> ScoreSheet:
     if key in _IN_PROGRESS:
         raise RuleError(f"the score of {PLAYERS[seat]!r} depends on itself (a scoring rule reads `.score`)")
     _IN_PROGRESS.add(key)
+    state.meter.begin()
     try:
         return _score_sheet(game, state, seat)
     finally:
@@ -57,7 +58,7 @@ def _score_sheet(game, state, seat) -> ScoreSheet:
     ctx = game.ctx(state, me=PLAYERS[seat])
     fixed, choices = _mark_providers(game, ctx)
     best = None
-    for marks in _mark_outcomes(fixed, choices):
+    for marks in _mark_outcomes(fixed, choices, ctx.meter):
         ctx.marks = marks
         terms = _piece_terms(game, ctx) + _scoring_terms(game, ctx)
         total = sum(t.points for t in terms)
@@ -109,7 +110,7 @@ def _mark_providers(game, ctx):
     return fixed, choices
 
 
-def _mark_outcomes(fixed, choices):
+def _mark_outcomes(fixed, choices, meter=None):
     base = {name: frozenset(cells) for name, cells in fixed.items()}
     if not choices:
         yield base
@@ -117,6 +118,8 @@ def _mark_outcomes(fixed, choices):
     seen = set()
     count = 0
     for combination in itertools.product(*(options for _, options in choices)):
+        if meter is not None:  # combinations that repeat one already seen are work too
+            meter.charge(1)
         marks = {name: set(cells) for name, cells in base.items()}
         for (name, _), picked in zip(choices, combination):
             marks.setdefault(name, set()).update(picked)

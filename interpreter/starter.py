@@ -144,14 +144,25 @@ def starter_pack(name: str) -> str:
     return _STARTER.format(name=check_name(name), schema_line=SCHEMA_LINE)
 
 
+def base_outside(base: str, folder: str | os.PathLike = ".") -> str | None:
+    """The folder of base pack `base` when a pack in `folder` may not read it unasked
+    (it lies outside `folder`; `extends:` is confined, dsl/packpath.py), else None."""
+    from boardrule.dsl.packpath import find_pack
+    found = find_pack(os.fspath(base))
+    if found.bundled:
+        return None
+    real, home = found.path.resolve(), Path(folder).resolve()
+    return None if home in real.parents else str(real.parent)
+
+
 def extension_pack(name: str, base: str, folder: str | os.PathLike = ".") -> str:
     """The text of a minimal pack extending `base` (a bundled name or a path), to be saved in `folder`."""
-    from boardrule.dsl.extends import bundled_dir, resolve_pack_path
+    from boardrule.dsl.packpath import bundled_dir, find_pack
     from boardrule.interpreter import api
     from boardrule.interpreter.flow import initial_state, legal_moves
     check_name(name)
     base = os.fspath(base)
-    path = resolve_pack_path(base)
+    path = find_pack(base).path
     game = api.open_game(path)
     extends = base  # a bundled pack by its name, a file by its path from the new pack's folder
     if _is_path(base) or path.resolve().parent != bundled_dir().resolve():

@@ -11,6 +11,8 @@ import random
 
 import attrs
 
+from boardrule.interpreter.budget import Meter
+
 FORMAT_VERSION = 1
 
 
@@ -137,6 +139,8 @@ class State:
     step_moves: tuple = attrs.field(default=("", 0, 0, 0), eq=False, repr=False, metadata={"transient": True})
     # the decks whose list no clone shares (see own_deck)
     owned_decks: set = attrs.field(factory=set, eq=False, repr=False, metadata={"transient": True})
+    # the work this game's rules may still do, shared by its states (budget.py)
+    meter: Meter = attrs.field(factory=Meter, eq=False, repr=False, metadata={"transient": True})
 
     def own_deck(self, name) -> list:
         """Deck `name`'s list, safe to change in place.
@@ -168,7 +172,7 @@ class State:
                        for seat, p in self.pending.items()}
         new.finished, new.log, new.steps_run = list(self.finished), list(self.log), self.steps_run
         new.trigger_depth, new.snapshot, new.moves_cache = 0, self.snapshot, {}
-        new.step_moves, new.owned_decks = self.step_moves, set()
+        new.step_moves, new.owned_decks, new.meter = self.step_moves, set(), self.meter
         return new
 
 

@@ -240,8 +240,12 @@ def test_new_extends_a_path_relative_to_the_new_file(tmp_path):
     result = run("new", "second", "--extends", tmp_path / "base" / "first.pack", "-o", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert "extends: ../base/first.pack\n" in (tmp_path / "out" / "second.pack").read_text()
-    report = check_pack(tmp_path / "out" / "second.pack")
+    # a base outside the new pack's folder is read only where the user allows it, as `new` says
+    base_folder = (tmp_path / "base").resolve()
+    assert f"--extends-from {base_folder}" in result.output
+    report = check_pack(tmp_path / "out" / "second.pack", extends_from=(base_folder,))
     assert report.ok and not report.diagnostics, "\n".join(render(d) for d in report.diagnostics)
+    assert [d.code for d in check_pack(tmp_path / "out" / "second.pack").diagnostics] == ["E116"]
 
 
 @pytest.mark.parametrize("args", [["new", "two words"], ["new", "9lives"], ["new", "x", "--extends", "nope"],

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardrule.dsl import extends, loader
+from boardrule.dsl import extends, loader, packpath
 from boardrule.dsl.diagnostics import BoardruleError, PackError, SourceStore, Span, render
-from boardrule.dsl.extends import PackTree, load_pack_tree, resolve_pack_path
+from boardrule.dsl.extends import PackTree, load_pack_tree
+from boardrule.dsl.packpath import find_pack
 from boardrule.dsl.loader import (
     MapNode,
     ScalarNode,
@@ -432,7 +433,7 @@ def test_extends_add_override_replace_and_remove(tmp_path):
         "extends: ../base.pack\nremove: [pieces.blocker, options]\nname: child\n"
         "pieces:\n  runner: {jumps: 3}\n  flyer: {moves: 4}\norder: [c]\nextra: 1\n",
     )
-    tree = load_pack_tree(child)
+    tree = load_pack_tree(child, extends_from=(tmp_path,))  # the base lies outside the child's folder
     assert to_plain(tree.root) == {
         "name": "child",
         "pieces": {"runner": {"jumps": 3}, "flyer": {"moves": 4}},
@@ -554,13 +555,13 @@ def bundled(tmp_path, monkeypatch):
     folder = tmp_path / "bundled"
     write(folder, "standard.pack", BASE)
     write(folder, "variant.pack", "extends: standard\nname: variant\n")
-    monkeypatch.setattr(extends, "bundled_dir", lambda: folder)
+    monkeypatch.setattr(packpath, "bundled_dir", lambda: folder)
     return folder
 
 
 def test_bundled_names(bundled):
-    assert extends.bundled_pack_names() == ["standard", "variant"]
-    assert resolve_pack_path("standard") == bundled / "standard.pack"
+    assert packpath.bundled_pack_names() == ["standard", "variant"]
+    assert find_pack("standard").path == bundled / "standard.pack"
     tree = load_pack_tree("variant")
     assert tree.root.get("name").value == "variant"
     assert tree.root.get("order").span.file == str(bundled / "standard.pack")
@@ -568,7 +569,7 @@ def test_bundled_names(bundled):
 
 def test_unknown_bundled_name_did_you_mean(bundled):
     with pytest.raises(PackError) as info:
-        resolve_pack_path("standrd")
+        find_pack("standrd")
     d = info.value.diagnostics[0]
     assert d.code == "E120"
     assert d.message == "unknown pack `standrd` (bundled packs: standard, variant)"
