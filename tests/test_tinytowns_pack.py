@@ -3,6 +3,9 @@ seeded games finish for 1 to 6 players in every variant."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -22,6 +25,11 @@ VARIANTS = {
     "first_game": {"first_game": "true", "monuments": "false"},
 }
 SOLO_REMOVED = {"inn", "bank", "fort_ironweed", "opaleyes_watch"}
+PACK_FILE = Path(__file__).resolve().parents[1] / "rulepacks" / "tinytowns.pack"
+# The buildings whose effect in tinytowns-rules.txt differs from tinytowns-cards.md
+# (the pack follows the cards file): read off the two texts, not off the pack.
+CARDS_OVER_TEXT = ("Fountain", "Cloister", "Inn", "Feast Hall", "Theater", "Mandras Palace", "Silva Forum",
+                   "Warehouse", "Bank")
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +47,17 @@ def test_the_pack_checks_clean_and_passes_its_scenarios():
     report = check_pack("tinytowns")
     assert report.ok and not report.diagnostics, "\n".join(render(d) for d in report.diagnostics)
     assert report.tests_run >= 90
+
+
+def test_the_header_lists_every_building_where_the_rules_text_and_the_cards_disagree():
+    text = PACK_FILE.read_text()
+    header = text.split("# Not from the printed game")[0]
+    assert "Where the two\n# disagree this pack follows the cards file, and says so next to the rule:" in header
+    entries = header.split("\n#   - ")[1:]  # one per item of the list, with its continuation lines
+    for name in CARDS_OVER_TEXT:
+        assert any(re.match(rf"{name}\b", e) and "(rules text: " in e for e in entries), f"the header omits {name}"
+        key = name.lower().replace(" ", "_")
+        assert re.search(rf"^  {key}: +# cards file: .*\(rules text: ", text, re.M), f"no note next to {name}"
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

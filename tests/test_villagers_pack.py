@@ -150,7 +150,7 @@ def test_the_pack_checks_clean_and_passes_its_scenarios():
 def test_the_base_pack_still_passes_its_scenarios():
     report = check_pack("tinytowns")
     assert report.ok and not report.diagnostics, "\n".join(render(d) for d in report.diagnostics)
-    assert report.tests_run == 93
+    assert report.tests_run == 94
 
 
 def test_setup_lays_out_one_card_of_cost_1_and_one_of_cost_2_or_more(game):
