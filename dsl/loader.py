@@ -36,6 +36,7 @@ import yaml
 
 from boardrule.dsl.diagnostics import Diagnostic, DiagnosticBag, PackError, SourceStore, Span
 from boardrule.dsl.diagnostics import UsageError, split_lines
+from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
 
 MAX_DEPTH = 64
 # libyaml's parser when it is there (about ten times faster), PyYAML's own otherwise;
@@ -59,6 +60,10 @@ _FLOAT_RE = re.compile(
 )
 
 
+class OutOfRange(str):
+    """The text of a plain number outside the range of numbers (dsl/limits.py)."""
+
+
 def convert_plain(text: str) -> object:
     """Type a plain scalar; anything unusual stays a string.
 
@@ -71,9 +76,13 @@ def convert_plain(text: str) -> object:
     if low in ("null", "~", ""):
         return None
     if _INT_RE.fullmatch(text):
-        return int(text)
+        if len(text.lstrip("+-")) > MAX_DIGITS:  # read no further: Python refuses ints of 4,300 digits
+            return OutOfRange(text)
+        value = int(text)
+        return value if in_range(value) else OutOfRange(text)
     if _FLOAT_RE.fullmatch(text):
-        return float(text)
+        value = float(text)
+        return value if in_range(value) else OutOfRange(text)
     return text
 
 
@@ -473,6 +482,11 @@ class _Builder:
     def scalar(self, event: yaml.ScalarEvent) -> ScalarNode:
         style = _STYLES.get(event.style, "plain")
         value = convert_plain(event.value) if style == "plain" else event.value
+        if type(value) is OutOfRange:  # a number too large to be one: kept as its text, refused
+            mark = event.start_mark
+            span = Span(self.file, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 1 + len(value))
+            self.bag.error("E138", out_of_range_message(value), span)
+            value = str(value)
         if type(value) is str and len(value) <= MAX_INTERNED:
             value = sys.intern(value)  # names and kinds: compared by identity all game long
         start, end = event.start_mark, event.end_mark

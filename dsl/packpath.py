@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import importlib.resources
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -43,6 +44,7 @@ import attrs
 from boardrule.dsl.diagnostics import PackError, Span, did_you_mean
 
 PACK_SUFFIX = ".pack"
+_BUNDLED_NAME = re.compile(r"[A-Za-z0-9_-]+")  # what a bundled pack's name may be
 MAX_NAME = 1024  # characters of a pack name or path: longer is no path a system takes
 
 
@@ -97,7 +99,7 @@ def find_base(text: object, extending: str | os.PathLike, roots: tuple = (), *, 
     text = _checked_text(text, span)
     folder = Path(extending).parent
     candidate = Path(text) if Path(text).is_absolute() else folder / text
-    if not text.endswith(PACK_SUFFIX) and _looks_like_path(text):
+    if not text.endswith(PACK_SUFFIX) and (_looks_like_path(text) or not _BUNDLED_NAME.fullmatch(text)):
         raise PackError(f"`extends` names a pack: a bundled name or a `{PACK_SUFFIX}` file, not `{text}`",
                         code="E118", span=span)
     if _looks_like_path(text) and _exists(candidate):

@@ -14,7 +14,8 @@ from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
+                             VisitError)
 
 from boardrule.dsl.diagnostics import Diagnostic, PackError, Span
 from boardrule.dsl.transform import AstBuilder
@@ -72,7 +73,12 @@ def parse_fragment(text: str, kind: str, locate=None, file: str = "<fragment>"):
     except (LarkError, RecursionError) as err:  # pragma: no cover - defensive
         raise PackError([Diagnostic("E100", f"cannot parse this {kind}: {err}", locate(0, len(text)))]) from None
     _check_depth(tree, locate)
-    return AstBuilder(locate).transform(tree)
+    try:
+        return AstBuilder(locate).transform(tree)
+    except VisitError as err:  # Lark wraps what a transformer raises: a PackError is the builder's own
+        if isinstance(err.orig_exc, PackError):
+            raise err.orig_exc from None
+        raise
 
 
 def _check_depth(tree, locate) -> None:

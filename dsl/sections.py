@@ -14,6 +14,7 @@ from boardrule.dsl.model import (SECTIONS, ActionDef, BoardDef, DeckDef, DefineD
 
 STEP_KINDS = ("do", "turns", "together", "decide")
 MAX_ROUNDS_DEFAULT = 1000
+MAX_ROUNDS = 10_000  # what `max_rounds` may say at most
 MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/effects.py)
 
 
@@ -294,8 +295,12 @@ def read_flow(r: Reader, node, span) -> FlowDef:
         r.bag.error("E018", f"check_end must be `turn` or `round`, not `{check}`", m.get("check_end").span)
     if m.get("end") is None:
         r.bag.error("E015", "`flow:` needs an `end:` condition", m.span)
-    return FlowDef(setup, round_steps, r.expr(m.get("end"), "end"), check,
-                   r.scalar(m.get("max_rounds"), "max_rounds", (int,), MAX_ROUNDS_DEFAULT),
+    max_rounds = r.scalar(m.get("max_rounds"), "max_rounds", (int,), MAX_ROUNDS_DEFAULT)
+    if type(max_rounds) is int and not 1 <= max_rounds <= MAX_ROUNDS:
+        r.bag.error("E013", f"max_rounds is 1 to {MAX_ROUNDS:,}, not {max_rounds:,}", m.get("max_rounds").span,
+                    hint="a game of more rounds than that is a pack that never ends")
+        max_rounds = MAX_ROUNDS_DEFAULT
+    return FlowDef(setup, round_steps, r.expr(m.get("end"), "end"), check, max_rounds,
                    tuple(r.expr(n, "a ranking term") for n in r.sequence(m.get("ranking"), "ranking")), m.span)
 
 

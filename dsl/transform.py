@@ -12,6 +12,8 @@ import sys
 from lark import Token, Transformer, v_args
 
 from boardrule.dsl import ast
+from boardrule.dsl.diagnostics import Diagnostic, PackError
+from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
@@ -42,6 +44,16 @@ class AstBuilder(Transformer):
     def _token_span(self, token: Token):
         return self._locate(token.start_pos, token.end_pos)
 
+    def _int(self, token) -> int:
+        """A number token's value; outside the range of numbers (dsl/limits.py), E138 at the token."""
+        text = str(token)
+        if len(text.lstrip("+-")) <= MAX_DIGITS:
+            value = int(text)
+            if in_range(value):
+                return value
+        span = self._token_span(token) if isinstance(token, Token) else self._locate(0, 0)
+        raise PackError([Diagnostic("E138", out_of_range_message(text), span)])
+
     # ------------------------------------------------------------ fields
     def expr_field(self, meta, children):
         return children[0]
@@ -63,15 +75,15 @@ class AstBuilder(Transformer):
         return tuple(ast.ArtCell(str(t), self._token_span(t)) for t in children)
 
     def players_field(self, meta, children):
-        low = int(children[0])
-        high = int(children[1]) if len(children) > 1 else low
+        low = self._int(children[0])
+        high = self._int(children[1]) if len(children) > 1 else low
         return ast.PlayerRange(low, high, self._span(meta))
 
     def grid_field(self, meta, children):
         kind = _text(children[0])
         rest = list(children[1:])
         layout = rest.pop(0) if isinstance(rest[0], str) and not isinstance(rest[0], Token) else None
-        columns, rows = int(rest[0]), int(rest[1])
+        columns, rows = self._int(rest[0]), self._int(rest[1])
         return ast.GridDecl(kind, layout, columns, rows, tuple(rest[2:]), self._span(meta))
 
     def grid_layout(self, meta, children):
@@ -82,7 +94,7 @@ class AstBuilder(Transformer):
 
     # -------------------------------------------------------- expressions
     def number(self, meta, children):
-        return ast.Number(int(children[0]), self._span(meta))
+        return ast.Number(self._int(children[0]), self._span(meta))
 
     def string(self, meta, children):
         return ast.String(_strip_quotes(_text(children[0])), self._span(meta))
@@ -165,17 +177,17 @@ class AstBuilder(Transformer):
         return ast.Chart(keys, tuple(v for v, _ in values), self._span(meta))
 
     def key_single(self, meta, children):
-        value = int(children[0])
+        value = self._int(children[0])
         return ast.ChartKey(value, value, self._span(meta))
 
     def key_open(self, meta, children):
-        return ast.ChartKey(int(children[0]), None, self._span(meta))
+        return ast.ChartKey(self._int(children[0]), None, self._span(meta))
 
     def key_range(self, meta, children):
-        return ast.ChartKey(int(children[0]), int(children[1]), self._span(meta))
+        return ast.ChartKey(self._int(children[0]), self._int(children[1]), self._span(meta))
 
     def value_number(self, meta, children):
-        return (int(children[0]), None)
+        return (self._int(children[0]), None)
 
     def value_string(self, meta, children):
         return (_strip_quotes(_text(children[0])), None)

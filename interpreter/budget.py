@@ -24,8 +24,9 @@ size of one rule, so the units bound the time. Two limits apply:
 
 * ``operation``: what one operation may spend (listing a seat's moves,
   making a move with the flow steps it sets off, scoring a position);
-* ``game``: what all operations on the states of one game (or one pack's
-  tests, for ``boardrule check``) may spend together.
+* ``game``: what all operations on the states of one game may spend
+  together; the tests of one pack (``boardrule check``) share one budget of
+  this kind, TESTS_BUDGET.
 
 Spending past either raises :class:`BudgetError`, a rule error that names
 the rule that was running (its span) and the limit.
@@ -43,10 +44,12 @@ from __future__ import annotations
 from boardrule.dsl.lints import walk
 from boardrule.interpreter.values import RuleError
 
-#: what one operation may spend by default (a whole bundled game spends far less)
+#: what one operation may spend by default (the largest of a bundled game spends under 4,000)
 OPERATION_BUDGET = 5_000_000
-#: what one game (or one pack's tests) may spend by default
-GAME_BUDGET = 50_000_000
+#: what one game may spend by default (a bundled game spends under 110,000)
+GAME_BUDGET = 200_000_000
+#: what the tests of one pack may spend together (a bundled pack's spend under 300,000)
+TESTS_BUDGET = 50_000_000
 #: an agent's search of one decision (playouts included) may spend this many operations' worth
 SEARCH_OPERATIONS = 20
 
@@ -86,9 +89,9 @@ class Meter:
         self._start = self.left = min(operation, game)
 
     @classmethod
-    def scaled(cls, factor: float) -> "Meter":
-        """The default budgets times `factor` (a designer's `--budget`)."""
-        return cls(max(1, int(OPERATION_BUDGET * factor)), max(1, int(GAME_BUDGET * factor)))
+    def scaled(cls, factor: float = 1.0, game: int = GAME_BUDGET) -> "Meter":
+        """The default budgets (with `game` for the whole) times `factor` (a designer's `--budget`)."""
+        return cls(max(1, int(OPERATION_BUDGET * factor)), max(1, int(game * factor)))
 
     def begin(self) -> None:
         """Start an operation: what the last one spent leaves the game's budget."""

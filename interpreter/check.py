@@ -16,7 +16,7 @@ import attrs
 from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, SourceStore
 from boardrule.dsl.lints import lint_pack
 from boardrule.dsl.pack import load_pack
-from boardrule.interpreter.budget import Meter
+from boardrule.interpreter.budget import TESTS_BUDGET, Meter
 from boardrule.interpreter.game import compile_game
 from boardrule.interpreter.scenarios import test_results
 from boardrule.interpreter.values import RuleError
@@ -56,7 +56,7 @@ def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests:
     except RuleError as err:
         diag = Diagnostic("E700", f"a rule failed while setting up the game: {err}", err.span)
         return CheckReport(str(name_or_path), (diag,), 0, time.perf_counter() - start)
-    results = tuple((name, tuple(found)) for name, found in test_results(game, Meter.scaled(budget))
+    results = tuple((name, tuple(found)) for name, found in test_results(game, Meter.scaled(budget, TESTS_BUDGET))
                     ) if run_pack_tests else ()
     failures = tuple(d for _, found in results for d in found)
     lints = tuple(lint_pack(pack)) if lint else ()

@@ -7,6 +7,7 @@ their own (flow.apply_in_place), dropped if a rule fails.
 
 from __future__ import annotations
 
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter.budget import weight
@@ -180,7 +181,10 @@ class EffectCompiler:
 
         def change(ctx):
             variables = table(ctx)
-            variables[name] = (variables[name] or 0) + sign * value(ctx)
+            result = (variables[name] or 0) + sign * value(ctx)
+            if not -MAX_NUMBER <= result <= MAX_NUMBER:
+                raise RuleError(out_of_range_message(str(result)), node.span)
+            variables[name] = result
         return change
 
     def s_Score(self, node):

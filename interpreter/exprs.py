@@ -12,6 +12,7 @@ import operator
 import attrs
 
 from boardrule.dsl import ast
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.lints import walk
 from boardrule.interpreter import fastpaths, functions, per_game
 from boardrule.interpreter.budget import weight
@@ -293,7 +294,7 @@ class ExprCompiler:
             return self._ordered(node, op, left, right)
         if node.op in ("==", "!="):
             return self._equality(node, left, right)
-        return lambda ctx: op(left(ctx), right(ctx))
+        return _bounded(op, left, right, node.span)
 
     def _equality(self, node, left, right):
         """`==`/`!=`; against a constant (`colour == red`) the constant is bound
@@ -478,6 +479,16 @@ def _charged(body, span, cost):
             meter.over(span)
         return body(ctx)
     return charged
+
+
+def _bounded(op, left, right, span):
+    """`left op right` for `+ - *`; a number out of the range of numbers (dsl/limits.py) stops the rule."""
+    def arithmetic(ctx):
+        value = op(left(ctx), right(ctx))
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleError(out_of_range_message(str(value)), span)
+        return value
+    return arithmetic
 
 
 _UNSET = object()

@@ -19,6 +19,8 @@ from boardrule.interpreter.values import PLAYERS, NeedChoice, Player, RuleError
 
 MAX_STEPS = 100_000  # flow steps per game, a guard against packs that never end
 MAX_MOVES_PER_STEP = 2_000  # moves of all players in one step, a guard against endless repeats
+# the work budget's charge for a move and a flow step (budget.py): what the engine does around the rules
+MOVE_UNITS, STEP_UNITS = 100, 10
 
 
 # ------------------------------------------------------------------ start
@@ -302,7 +304,7 @@ def apply_in_place(game, state: State, move: Move) -> State:
 
 def _make(game, new: State, move: Move, before: State | None) -> State:
     """Make `move` on `new`; `before` is the state as it was, kept when the move may ask a choice."""
-    new.meter.charge(1)
+    new.meter.charge(MOVE_UNITS)
     _count_move(game, new)
     if move.action == DONE:
         _close(game, new, move.seat)
@@ -557,7 +559,7 @@ def _advance(game, state):
         if state.steps_run > MAX_STEPS:
             raise _endless_flow(game)
         step = steps[state.step]
-        state.meter.charge(1, step.span)
+        state.meter.charge(STEP_UNITS, step.span)
         if step.kind == "do":
             state.moves_cache.clear()
             ctx = Ctx(game, state)

@@ -10,6 +10,7 @@ import collections
 import itertools
 import operator
 
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.interpreter import fastpaths
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter import shapes as shape_lib
@@ -262,6 +263,20 @@ _LIST_FOLDS = {"count": len, "any": bool, "none": operator.not_, "all": all}  # 
 
 
 def compile_aggregate(compiler, node, pairwise):
+    found = _aggregate(compiler, node, pairwise)
+    if node.func != "sum":
+        return found
+    span = node.span
+
+    def bounded_sum(ctx):  # a sum of numbers in range may leave it (dsl/limits.py)
+        total = found(ctx)
+        if type(total) is int and not -MAX_NUMBER <= total <= MAX_NUMBER:
+            raise RuleError(out_of_range_message(str(total)), span)
+        return total
+    return bounded_sum
+
+
+def _aggregate(compiler, node, pairwise):
     name = node.func
     if pairwise:
         a, b = (compiler.compile(x) for x in node.args)

@@ -20,7 +20,7 @@ from boardrule.interpreter.budget import weight
 from boardrule.interpreter.context import Ctx
 from boardrule.interpreter.effects import EffectCompiler
 from boardrule.interpreter.exprs import ExprCompiler
-from boardrule.interpreter.values import CELL_BITS, MAX_CELLS
+from boardrule.interpreter.values import CELL_BITS, MAX_CELLS, RuleError
 
 MAX_SEATS = 12
 
@@ -246,9 +246,14 @@ def _shapes(game, model, exprs):
 
 def _family(game, shape, condition, kind, layout):
     cache = {}
+    # a member wider than the board fits nowhere: sizes past it are refused, not built
+    largest = 2 * max(game.grid.width, game.grid.height)
 
     def member(n):
         if n not in cache:
+            if type(n) is not int or not 1 <= n <= largest:
+                raise RuleError(f"shape family `{shape.name}` has members of size 1 to {largest} on this board, "
+                                f"not {n!r}", shape.span)
             ctx = Ctx(game, None)
 
             def test(x, y, size):

@@ -24,10 +24,12 @@ import re
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
 from boardrule.interpreter import flow
+from boardrule.dsl.sections import MAX_ROUNDS
+from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, STR, SYM
 from boardrule.interpreter.values import PLAYERS
 
 _TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
-_SEAT = re.compile(r"^[Pp](\d+)$")
+_SEAT = re.compile(r"^[Pp](\d{1,4})$")  # a longer number is no seat (and is never read as an int)
 
 
 class PositionError(PackError):
@@ -66,11 +68,11 @@ def apply_position(game, state, node: MapNode) -> None:
             _set_var(game, state.pvars[seat], key, value, game.model.player_vars)
     for seat_key, values in _mapping(node.get("points")):
         seat = parse_seat(seat_key.value, seat_key.span, state.seats)
-        state.points[seat] = [[str(label), int(points)] for label, points in to_plain(values)]
+        state.points[seat] = _points(values)
     for key, value in _mapping(node.get("dice")):
-        state.dice[str(key.value)] = to_plain(value)
+        state.dice[str(key.value)] = _die_face(game, key, value)
     if node.get("round") is not None:
-        state.round = int(node.get("round").value)
+        state.round = _whole_number(node.get("round"), "`round`", 0, MAX_ROUNDS)
     if node.get("finished") is not None:
         state.finished = [parse_seat(s.value, s.span, state.seats) for s in node.get("finished").items]
 
@@ -87,7 +89,63 @@ def _set_var(game, table, key, value, declared):
     names = {v.name for v in declared}
     if key.value not in names:
         raise PositionError(f"`{key.value}` is not a declared variable", span=key.span)
-    table[str(key.value)] = _rule_value(to_plain(value))
+    symbols = game.pack.checked.symbols
+    kind = symbols.vars.get(key.value) or symbols.player_vars.get(key.value) or ANY
+    plain = to_plain(value)
+    _check_type(kind, plain, f"`{key.value}`", value.span)
+    table[str(key.value)] = _rule_value(plain)
+
+
+_PLAIN_TYPES = {NUM: (int,), BOOL: (bool,), SYM: (str,), STR: (str,), PLAYER: (str,)}
+
+
+def _check_type(kind, plain, what, span) -> None:
+    """Refuse a value that the variable's type does not hold (`none` fits any)."""
+    if plain is None or kind in (ANY, NONE):
+        return
+    if kind.is_list:
+        if not isinstance(plain, list):
+            raise PositionError(f"{what} holds a {kind}: write it as a list, like [a, b]", span=span)
+        for item in plain:
+            _check_type(kind.item or ANY, item, f"an item of {what}", span)
+        return
+    wanted = _PLAIN_TYPES.get(kind)
+    if wanted is None:
+        return  # cells, shapes and the like are read as the rules read them
+    if type(plain) not in wanted or (kind == PLAYER and not _SEAT.match(plain)):
+        shown = repr(plain) if not isinstance(plain, str) else f"`{plain}`"
+        raise PositionError(f"{what} holds a {kind}, and {shown[:60]} is not one"
+                            + ("; write whole numbers without `_`" if isinstance(plain, str) and "_" in plain
+                               else ""), span=span)
+
+
+def _whole_number(node, what, low, high) -> int:
+    value = node.value if isinstance(node, ScalarNode) else None
+    if type(value) is not int or not low <= value <= high:
+        raise PositionError(f"{what} is a whole number from {low} to {high:,}", span=node.span)
+    return value
+
+
+def _points(node) -> list:
+    """Recorded points: a list of [label, points] pairs."""
+    plain = to_plain(node)
+    pairs = plain if isinstance(plain, list) else None
+    if pairs is None or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                                and type(p[1]) is int for p in pairs):
+        raise PositionError("points are a list of [label, points] pairs, like [[bonus, 2]]", span=node.span)
+    return [[label, points] for label, points in pairs]
+
+
+def _die_face(game, key, node):
+    """A die's face in a position: a die of the pack, showing one of its faces."""
+    faces = game.dice_faces.get(key.value)
+    if faces is None:
+        raise PositionError(f"`{key.value}` is not a die of this pack", span=key.span)
+    face = to_plain(node)
+    if face not in faces:
+        listing = ", ".join(str(f) for f in faces)
+        raise PositionError(f"die `{key.value}` has no face `{face}`; its faces: {listing}", span=node.span)
+    return face
 
 
 def _rule_value(plain):

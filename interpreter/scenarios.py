@@ -21,13 +21,13 @@ Each failed expectation becomes a diagnostic pointing at the test.
 
 from __future__ import annotations
 
-from boardrule.dsl.diagnostics import BoardruleError, Diagnostic
+from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, UsageError
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
 from boardrule.interpreter import flow
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
-from boardrule.interpreter.budget import BudgetError, Meter
+from boardrule.interpreter.budget import TESTS_BUDGET, BudgetError, Meter
 from boardrule.interpreter.values import CELL_BITS, PLAYERS, RuleError
 
 EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
@@ -45,7 +45,7 @@ def test_results(game, meter: Meter | None = None) -> list:
     within it, however many there are. Once it is spent the tests left are
     not run, and the last failure says how many.
     """
-    meter = meter if meter is not None else Meter()
+    meter = meter if meter is not None else Meter.scaled(1.0, TESTS_BUDGET)
     results = []
     tests = game.model.tests
     for index, test in enumerate(tests):
@@ -88,6 +88,10 @@ def _start(game, node, meter=None):
         seating = tuple(parse_seat(s.value, s.span) for s in node.get("seats").items)
     count = players.value if players is not None else (
         len(seating) if seating else max(low, min(2, game.players_range[1])))
+    if type(count) is not int or not low <= count <= game.players_range[1]:  # before any list of that size
+        high = game.players_range[1]
+        raise UsageError(f"{game.name} is for {low}-{high} players, not {count!r}", code="E002",
+                         span=players.span if players is not None else node.span)
     # tests sit players at the first seats unless they say otherwise
     state = flow.initial_state(game, count, seed=seed.value if seed is not None else 0, options=options,
                                seating=seating or tuple(range(count)), meter=meter or Meter())
