@@ -39,6 +39,10 @@ class BoardruleGroup(click.Group):
             where = f"{err.span}: " if err.span is not None else ""
             click.echo(f"{where}error[E700]: a rule of the pack failed: {err}", err=True)
             sys.exit(EXIT_FINDINGS)
+        except RecursionError:  # a pack whose rules nest past what Python evaluates: the pack's fault
+            click.echo("error[E700]: a rule of the pack failed: the rules nest too deeply to evaluate "
+                       "(definitions calling definitions?)", err=True)
+            sys.exit(EXIT_FINDINGS)
         except (click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort, SystemExit):
             raise
         except BrokenPipeError:  # the reader stopped reading (`| head`): no message, as a shell would

@@ -88,15 +88,20 @@ def _format_of(output) -> str:
 
 def _saved_game(path):
     """The saved game in `path`, or None when it is not one (then it is read as a position)."""
+    from boardrule.interpreter.gamelog import MAX_SAVE_BYTES
     try:
-        head = Path(path).read_text(encoding="utf-8", errors="replace").lstrip()[:1]
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SAVE_BYTES + 1)  # a bigger file is no save: gamelog.load says so
     except OSError:
         return None
-    if head != "{":
+    text = raw.decode("utf-8", errors="replace")
+    if text.lstrip()[:1] != "{":
         return None
+    if len(raw) > MAX_SAVE_BYTES:
+        return path
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except ValueError:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         return None  # YAML in flow style, say: read as a position
     if not isinstance(data, dict) or data.get("type") not in ("boardrule-log", "boardrule-state"):
         raise UsageError(f"{path} is neither a position (YAML) nor a boardrule save", code="E001")

@@ -155,6 +155,9 @@ class Session:
         except KeyboardInterrupt:
             self.echo()
             return self._stop("interrupted", 130)
+        except RecursionError:
+            self.echo("error[E700]: a rule of the pack failed: the rules nest too deeply to evaluate")
+            return self._stop("the game cannot go on", 1)
         except RuleError as err:  # a fault of the pack: say so, and keep the game up to the move that failed
             where = f"{err.span}: " if err.span is not None else ""
             self.echo(f"{where}error[E700]: a rule of the pack failed: {err}")

@@ -67,6 +67,10 @@ def _mixes_players(a: Type, b: Type) -> bool:
     return (a == PLAYER) != (b == PLAYER) and ANY not in (a, b) and NONE not in (a, b)
 
 
+#: definitions using definitions, at most this deep (the checker, the compiler and the rules recurse)
+MAX_DEFINITION_DEPTH = 64
+
+
 class Checker:
     def __init__(self, symbols: SymbolTable, bag):
         self.sym = symbols
@@ -318,6 +322,11 @@ class Checker:
             return ANY
         if define.name in self.expanding:
             self.error("E240", f"definition `{define.name}` uses itself", define.body)
+            return ANY
+        if len(self.expanding) >= MAX_DEFINITION_DEPTH:
+            chain = " -> ".join(self.expanding[:3] + ["..."] + self.expanding[-2:] + [define.name])
+            self.error("E137", f"definitions nest more than {MAX_DEFINITION_DEPTH} deep here ({chain})",
+                       define.body, "a chain of definitions that long is a mistake: use an aggregate instead")
             return ANY
         key = (define.name, tuple(params.items()), scope.it, scope.self_type, scope.me)
         known = self.define_types.get(key)

@@ -17,7 +17,7 @@ from pathlib import Path
 import attrs
 
 from boardrule.dsl.checker import Checked, check_pack
-from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore
+from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span
 from boardrule.dsl.extends import PackTree, load_pack_tree
 from boardrule.dsl.loader import load_yaml_text
 from boardrule.dsl.model import PackModel
@@ -62,10 +62,16 @@ def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
         checked = check_pack(model, bag)
     except RecursionError:
         raise PackError("the pack's rules nest too deeply to check (definitions calling definitions?)",
-                        code="E137", sources=sources) from None
+                        code="E137", span=pack_span(tree), sources=sources) from None
     bag.raise_if_errors(PackError, sources)
     warnings = tree.warnings + tuple(d for d in bag.sorted() if d.severity == "warning")
     return Pack(model, checked, tree, content_hash, sources, warnings)
+
+
+def pack_span(tree: PackTree):
+    """Where an error about the pack as a whole points: its `define:` section, else its first line."""
+    define = tree.root.key_node("define") if "define" in tree.root else None
+    return define.span if define is not None else Span.point(tree.files[-1], 1, 1)
 
 
 def _hash_files(files) -> str:

@@ -400,6 +400,8 @@ def settle(game, state: State) -> None:
 def _not_waiting(game, state, seat) -> str:
     if state.phase == "over":
         return "the game is over"
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        return f"there is no seat {seat!r:.20} in this game of {state.seats} seats"
     who = ", ".join(repr(PLAYERS[s]) for s in waiting(state)) or "nobody"
     return f"{PLAYERS[seat]!r} has no decision to make now (waiting for {who})"
 

@@ -107,8 +107,9 @@ def compile_game(pack) -> Game:
     try:
         return _compile(pack)
     except RecursionError:
+        from boardrule.dsl.pack import pack_span
         raise PackError("the pack's rules nest too deeply to compile (definitions calling definitions?)",
-                        code="E137", sources=pack.sources) from None
+                        code="E137", span=pack_span(pack.tree), sources=pack.sources) from None
 
 
 def _compile(pack) -> Game:

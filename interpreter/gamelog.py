@@ -23,12 +23,15 @@ game) another pack.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from boardrule.dsl.diagnostics import BoardruleError, SaveError
+from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
 from boardrule.interpreter import flow
 from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.serialize import (
@@ -149,7 +152,7 @@ def replay(game, log: dict, force: bool = False, meter=None) -> State:
 
 
 def _who(seat) -> str:
-    return repr(PLAYERS[seat]) if 0 <= seat < len(PLAYERS) else f"seat {seat}"
+    return repr(PLAYERS[seat]) if 0 <= seat < len(PLAYERS) else f"seat {seat + 1}"
 
 
 def _verify(state, recorded, checked, where) -> int:
@@ -167,6 +170,8 @@ def _verify(state, recorded, checked, where) -> int:
 
 def _apply_text(game, state, seat, text, where, partial=False):
     """Apply a logged move; one with answers (`a / b`) goes through its choices one by one."""
+    if not 0 <= seat < state.seats:
+        raise SaveError(f"{where} names seat {seat + 1}, but the game has {state.seats} seats")
     parts = text.split("/")
     for count in range(1, len(parts) + 1):
         prefix = "/".join(parts[:count])
@@ -225,6 +230,25 @@ def _check_pairs(pairs, key):
             raise SaveError(f"the game log's {key}[{i}] must be a [seat, \"move text\"] pair, not {pair!r}"[:200])
 
 
+STALE_SECONDS = 60  # a temporary file of a save this old is left by a save that was killed
+
+
+def _remove_stale_temporaries(folder: Path, name: str) -> None:
+    """Remove the temporary files that killed saves of `name` left behind (`.NAME.*.tmp`);
+    a younger one may be a save in progress in another process, and stays."""
+    now = time.time()
+    try:
+        leftovers = list(folder.glob(f".{glob.escape(name)}.*.tmp"))
+    except OSError:
+        return
+    for leftover in leftovers:
+        try:
+            if leftover.is_file() and now - leftover.stat().st_mtime > STALE_SECONDS:
+                leftover.unlink()
+        except OSError:
+            pass  # another process removed it, or it cannot be removed: the save goes on
+
+
 def save(path, data: dict) -> None:
     """Write a log (or a saved state) as JSON, atomically: a crash leaves the old file or the new one."""
     if type(data) is not dict or data.get("type") not in (LOG_TYPE, STATE_TYPE):
@@ -238,6 +262,7 @@ def save(path, data: dict) -> None:
         raise SaveError(f"cannot save: {err}") from None
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
+    _remove_stale_temporaries(folder, path.name)
     tmp = None
     try:
         handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -291,7 +316,8 @@ def load(path, game=None, force: bool = False) -> dict:
     except OSError as err:
         raise SaveError(f"cannot read {path}: {err.strerror or err}") from None
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_int=_bounded_int,
+                          parse_float=_bounded_float)
     except UnicodeDecodeError:
         raise SaveError(f"{path} is damaged: it is not UTF-8 text") from None
     except json.JSONDecodeError as err:
@@ -320,6 +346,20 @@ def load(path, game=None, force: bool = False) -> dict:
 
 def _refuse_constant(name):
     raise ValueError(f"`{name}` is not a number JSON allows")
+
+
+def _bounded_int(text: str) -> int:
+    """A JSON whole number, refused outside the range of numbers (dsl/limits.py) before it is read."""
+    if len(text.lstrip("-")) > MAX_DIGITS or not in_range(int(text)):
+        raise ValueError(out_of_range_message(text))
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    value = float(text)
+    if not in_range(value):
+        raise ValueError(out_of_range_message(text))
+    return value
 
 
 def restore(game, data: dict, force: bool = False) -> State:

@@ -70,6 +70,9 @@ def run_test(game, test, meter: Meter | None = None) -> list:
         return _check(game, test, state, node.get("expect"))
     except BudgetError as err:
         return [Diagnostic(err.code, f"test `{test.name}`: {err}", err.span or test.span)]
+    except RecursionError:
+        return [Diagnostic("E702", f"test `{test.name}`: the rules nest too deeply to evaluate "
+                           "(definitions calling definitions?)", test.span)]
     except RuleError as err:
         return [Diagnostic("E702", f"test `{test.name}`: a rule failed: {err}", err.span or test.span)]
     except BoardruleError as err:

@@ -173,6 +173,10 @@ def run_batch(task) -> list:
             except RuleError as err:
                 records.append({"error": str(err), "span": err.span, "game": index})
                 break
+            except RecursionError:
+                records.append({"error": "the rules nest too deeply to evaluate (definitions calling "
+                                "definitions?)", "span": None, "game": index})
+                break
         return records
 
 
