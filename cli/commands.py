@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from boardrule.cli.main import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cli
+from boardrule.cli.main import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PACK, cli
 from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, summary_line
 
 
 @cli.command()
-@click.argument("packs", nargs=-1, required=True)
+@click.argument("packs", nargs=-1, required=True, type=PACK)
 @click.option("--output-format", "fmt", type=click.Choice(["text", "json", "github", "junit"]), default="text",
               show_default=True, help="How to print diagnostics (github: annotations, 10 per kind; junit: XML).")
 @click.option("--no-tests", is_flag=True, help="Skip the packs' own tests.")
@@ -55,7 +55,7 @@ def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", type=PACK)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option.")
@@ -83,7 +83,7 @@ def parse_options(pairs) -> dict:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", type=PACK)
 @click.option("--seats", default=None, help="Who plays each seat: human, random or greedy, comma-separated.")
 @click.option("--players", type=int, default=None, help="Number of players (default: the number of seats).")
 @click.option("--seed", type=int, default=None, help="Seed of the game's random generator.")
@@ -103,7 +103,7 @@ def play(pack, seats, players, seed, options, save_path, resume_path, color, bud
 
 @cli.command()
 @click.argument("save", type=click.Path(exists=True, dir_okay=False))
-@click.option("--pack", "pack_name", default=None, help="The pack (bundled name or path); default: the one the save names.")
+@click.option("--pack", "pack_name", default=None, type=PACK, help="The pack (bundled name or path); default: the one the save names.")
 @click.option("--verify", is_flag=True, help="Only check that the game still replays (exit 1 if not).")
 @click.option("--force", is_flag=True, help="Replay even if the pack changed since the save.")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,

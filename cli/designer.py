@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from boardrule.cli.main import EXIT_USAGE, cli
+from boardrule.cli.main import EXIT_USAGE, PACK, cli
 
 
 def _write(text: str, output: str | None, overwrite: bool = True) -> None:
@@ -28,7 +28,7 @@ def _write(text: str, output: str | None, overwrite: bool = True) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", type=PACK)
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown or a standalone HTML page.")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of the terminal.")
@@ -43,7 +43,7 @@ def rules(pack, fmt, output):
 
 @cli.command()
 @click.argument("name")
-@click.option("--extends", "base", default=None, metavar="PACK",
+@click.option("--extends", "base", default=None, metavar="PACK", type=PACK,
               help="Write a minimal extension of PACK (a bundled name or a path) instead.")
 @click.option("-o", "--output-dir", "folder", default=".", show_default=True, metavar="DIR",
               type=click.Path(file_okay=False), help="The folder to write NAME.pack into.")

@@ -56,6 +56,28 @@ class BoardruleGroup(click.Group):
             sys.exit(EXIT_INTERNAL)
 
 
+class PackParam(click.ParamType):
+    """A pack on the command line: a file here, a bundled name, or `NAME.pack` naming a bundled
+    pack when no such file is here (said in one line on stderr, so that a user who meant a
+    local file notices). A name that is neither goes on as typed: the command reports it."""
+
+    name = "pack"
+
+    def convert(self, value, param, ctx):
+        from boardrule.dsl.packpath import find_pack
+        try:
+            found = find_pack(value)
+        except BoardruleError:
+            return value
+        if found.note is not None:
+            click.echo(f"note: {found.note}", err=True)
+            return found.path.stem
+        return value
+
+
+PACK = PackParam()
+
+
 @click.group(cls=BoardruleGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="boardrule")
 def cli():

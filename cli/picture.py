@@ -8,14 +8,14 @@ from pathlib import Path
 
 import click
 
-from boardrule.cli.main import EXIT_FINDINGS, cli
+from boardrule.cli.main import EXIT_FINDINGS, PACK, cli
 from boardrule.dsl.diagnostics import SaveError, UsageError
 
 FORMATS = ("text", "svg", "png")
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", type=PACK)
 @click.argument("source", metavar="POSITION_OR_SAVE", type=click.Path(exists=True, dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text, svg or png (default: from the -o file's suffix, else text).")

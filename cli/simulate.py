@@ -8,7 +8,7 @@ import time
 
 import click
 
-from boardrule.cli.main import cli
+from boardrule.cli.main import PACK, cli
 from boardrule.dsl.diagnostics import UsageError
 
 
@@ -66,7 +66,7 @@ def _options(pairs) -> dict:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", type=PACK)
 @click.option("--games", "-n", type=int, default=100, show_default=True,
               help="How many games (with --duplicate: games in all, every deal played once per rotation).")
 @click.option("--seats", default="random", show_default=True, metavar="AGENT,AGENT...",
@@ -79,7 +79,7 @@ def _options(pairs) -> dict:
 @click.option("--duplicate", is_flag=True,
               help="Duplicate chance: every rotation of the agents meets the same dice and decks, so that "
                    "differences between agents are skill, not luck.")
-@click.option("--compare", "compare", metavar="OTHER_PACK", default=None,
+@click.option("--compare", "compare", metavar="OTHER_PACK", default=None, type=PACK,
               help="Play the same games through another pack too and report the differences.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
               help="Worker processes for the local backend (0: one per CPU). Results do not depend on it.")
@@ -157,7 +157,7 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
 
 
 @cli.command()
-@click.argument("packs", nargs=-1)
+@click.argument("packs", nargs=-1, type=PACK)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--seconds", type=float, default=1.0, show_default=True, help="Time per playout measurement.")
 @click.option("--games", type=int, default=None, help="A fixed number of games per measurement instead.")

@@ -49,7 +49,7 @@ OPERATION_BUDGET = 5_000_000
 #: what one game may spend by default (a bundled game spends under 110,000)
 GAME_BUDGET = 200_000_000
 #: what the tests of one pack may spend together (a bundled pack's spend under 300,000)
-TESTS_BUDGET = 50_000_000
+TESTS_BUDGET = 20_000_000
 #: an agent's search of one decision (playouts included) may spend this many operations' worth
 SEARCH_OPERATIONS = 20
 

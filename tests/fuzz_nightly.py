@@ -1,7 +1,8 @@
 """The fuzz strategies of tests/test_fuzz.py with a large budget, for a nightly job.
 
-    python tests/fuzz_nightly.py                       # 20,000 examples per strategy
-    python tests/fuzz_nightly.py --examples 2000 --strategy typed_rules --seed 7
+    python tests/fuzz_nightly.py                       # 20,000 examples per strategy, 1,000 damaged saves
+    python tests/fuzz_nightly.py --examples 2000 --strategy typed_rules --seed 7 --saves 0
+    python tests/fuzz_nightly.py --examples 10000 --strategy mutated_packs --saves 1000   # the safety campaign
 
 Not collected by pytest (no `test_` prefix).  Unlike the fast run it uses the
 full strategies (`typed_rules` also generates the constructs of the known bugs,
@@ -57,7 +58,17 @@ def main(argv=None) -> int:
     parser.add_argument("--strategy", action="append", choices=sorted(test_fuzz.STRATEGIES),
                         help="run only this strategy (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (vary it from night to night)")
+    parser.add_argument("--saves", type=int, default=1_000, help="damaged saves through replay and resume "
+                        "(tests/savefuzz.py; 0 to skip)")
     args = parser.parse_args(argv)
+    bad_saves = 0
+    if args.saves:
+        from savefuzz import campaign
+        start = time.perf_counter()
+        figures = campaign(args.saves, args.seed)
+        print(f"saves: {args.saves} in {time.perf_counter() - start:.0f} s; "
+              + ", ".join(f"{k} {v}" for k, v in figures.items()), flush=True)
+        bad_saves = figures["internal errors"] + figures["past the time limit"] + figures["accepted but not honoured"]
     escapes = {}
     for name in args.strategy or list(test_fuzz.STRATEGIES):
         for key, value in run(name, args.examples, args.seed).items():
@@ -70,8 +81,8 @@ def main(argv=None) -> int:
         print(f"\n=== {label}: {kind} in {where} (strategy {name})\n{message}\n"
               f"--- shortest input ({len(text)} chars):")
         print(text if len(text) < 4000 else text[:4000] + "\n[...]")
-    print(f"\n{len(escapes)} distinct escape(s), {new} new")
-    return 1 if new else 0
+    print(f"\n{len(escapes)} distinct escape(s), {new} new; {bad_saves} damaged save(s) mishandled")
+    return 1 if new or bad_saves else 0
 
 
 if __name__ == "__main__":

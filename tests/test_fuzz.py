@@ -173,7 +173,7 @@ def mutated_pack(draw, names=FAST_PACKS):
     text = PACK_TEXTS[draw(st.sampled_from(names))]
     lines = text.split("\n")
     for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "truncate", "replace"]))
+        op = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "truncate", "replace", "number"]))
         if not lines:
             break
         i = draw(st.integers(0, len(lines) - 1))
@@ -184,6 +184,12 @@ def mutated_pack(draw, names=FAST_PACKS):
         elif op == "swap":
             j = draw(st.integers(0, len(lines) - 1))
             lines[i], lines[j] = lines[j], lines[i]
+        elif op == "number":  # one number changed to an extreme: sizes, counts, seeds, seats
+            numbers = list(re.finditer(r"\d+", lines[i]))
+            if numbers:
+                found = numbers[draw(st.integers(0, len(numbers) - 1))]
+                extreme = draw(st.sampled_from(["0", "1", "13", "65", "1025", "2147483648", "9" * 17, "9" * 5000]))
+                lines[i] = lines[i][:found.start()] + extreme + lines[i][found.end():]
         elif op in ("insert", "replace"):
             line = lines[i]
             k = draw(st.integers(0, len(line)))

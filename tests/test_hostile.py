@@ -193,3 +193,14 @@ def test_a_killed_save_leaves_no_temporary_file_behind(tmp_path):
     gamelog.save(tmp_path / "game.json", data)
     assert not stale.exists() and fresh.exists()
     assert gamelog.load(tmp_path / "game.json")["pack"] == "tictactoe"
+
+
+def test_damaged_saves_are_refused_or_honoured():
+    """A short seeded campaign of tests/savefuzz.py (the nightly one runs thousands)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from savefuzz import campaign
+    figures = campaign(count=100, seed=7)
+    assert figures["internal errors"] == 0 and figures["past the time limit"] == 0, figures
+    assert figures["accepted but not honoured"] == 0, figures
+    assert figures["refused"] + figures["accepted"] == 100
