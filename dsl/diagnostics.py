@@ -304,11 +304,29 @@ def _snippet(diag: Diagnostic, sources: SourceStore, paint: _Palette) -> list[st
     pad = " " * len(number)
     # Tabs count as one column in positions, so show them as one space.
     shown = src.replace("\t", " ")
-    carets = paint(diag.severity, "^" * _caret_width(span, len(src)))
+    width = _caret_width(span, len(src))
+    shown, col, width = _window(shown, span.col, width)
+    carets = paint(diag.severity, "^" * width)
     return [
         f"   {paint('gutter', number + ' |')} {shown}".rstrip(),
-        f"   {paint('gutter', pad + ' |')} {' ' * max(0, span.col - 1)}{carets}",
+        f"   {paint('gutter', pad + ' |')} {' ' * max(0, col - 1)}{carets}",
     ]
+
+
+MAX_SHOWN = 120  # characters of a source line shown; a longer line is cut around the caret
+
+
+def _window(line: str, col: int, width: int) -> tuple[str, int, int]:
+    """`line` cut to about MAX_SHOWN characters around the columns the caret marks, with `...`
+    where it was cut; the caret's column and width in what is shown."""
+    if len(line) <= MAX_SHOWN:
+        return line, col, width
+    width = min(width, MAX_SHOWN // 2)
+    start = max(0, min(col - 1 - MAX_SHOWN // 4, len(line) - MAX_SHOWN))
+    end = start + MAX_SHOWN
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(line) else ""
+    return head + line[start:end] + tail, col - start + len(head), width
 
 
 def render(diag: Diagnostic, sources: SourceStore | None = None, color: bool = False) -> str:

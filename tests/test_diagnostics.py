@@ -254,3 +254,15 @@ def test_render_github():
 def test_render_github_escapes_data_and_warnings():
     d = Diagnostic("W1", "100% sure\r\nyes", severity="warning", hint="a, b: c")
     assert render_github(d) == "::warning title=W1::100%25 sure%0D%0Ayes%0Ahelp: a, b: c"
+
+
+def test_a_long_source_line_is_cut_around_the_caret():
+    from boardrule.dsl.diagnostics import Diagnostic, SourceStore, Span, render
+    sources = SourceStore(read_disk=False)
+    line = "total: " + "1 + " * 300 + "oops + 1"
+    sources.add("long.pack", line + "\n")
+    col = line.index("oops") + 1
+    text = render(Diagnostic("E201", "unknown name `oops`", Span("long.pack", 1, col, 1, col + 4)), sources)
+    shown, carets = text.splitlines()[1:3]
+    assert len(shown) < 140 and shown.split("| ", 1)[1].startswith("...")  # cut before, not after
+    assert shown[carets.index("^"):carets.index("^") + 4] == "oops"
