@@ -123,12 +123,12 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
         if word in base_root:
             key = base_root.key_node(word)
             bag.error("E127", f"`{word}` needs `extends`: there is no base to {word}", key.span)
-    base_root, marks = _take_marks(base_root, bag)
+    base_root, marks, _ = _take_marks(base_root, bag)
     shadows.extend(Shadow(section, key, None, True) for section, key in marks.values())
     merged = _strip(base_root)
     for _file, child in reversed(chain[:-1]):
-        child, marks = _take_marks(child, bag)
-        merged = _merge(merged, child, bag, overridden, shadows, marks, removed)
+        child, marks, replaced = _take_marks(child, bag)
+        merged = _merge(merged, child, bag, overridden, shadows, marks, removed, replaced)
     bag.raise_if_errors(PackError, sources)
     files = tuple(f for f, _ in reversed(chain))
     warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
@@ -171,7 +171,7 @@ def _strip(root: MapNode) -> MapNode:
 
 
 def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list, shadows: list | None = None,
-           marks: dict | None = None, removed: list | None = None) -> MapNode:
+           marks: dict | None = None, removed: list | None = None, replaced: frozenset = frozenset()) -> MapNode:
     """Apply ``child`` (its ``remove`` first, then its entries) on top of ``base``."""
     shadows = shadows if shadows is not None else []
     removed = removed if removed is not None else []
@@ -193,7 +193,8 @@ def _merge(base: MapNode, child: MapNode, bag: DiagnosticBag, overridden: list, 
         if isinstance(base_node, MapNode) and isinstance(node, MapNode):
             if key.value == "flow":
                 node = _resolve_base_steps(base_node, node, bag)
-            table[ident] = (key, _merge_section(base_node, node, overridden, shadows, str(key.raw), marks))
+            table[ident] = (key, _merge_section(base_node, node, overridden, shadows, str(key.raw), marks,
+                                                replaced))
         else:
             overridden.append((key, base_key))
             shadows.append(Shadow(str(key.raw), key, base_key, False))
@@ -250,9 +251,16 @@ def _base_step(item: Node, named: dict, bag: DiagnosticBag) -> Node:
     return found
 
 
+#: fields of a settings section whose mappings are named entries: they merge by key too
+NAMED_FIELDS = {("board", "regions")}
+
+
 def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: list | None = None,
-                   section: str = "", marks: dict | None = None) -> MapNode:
-    """One level down: each child entry replaces the base entry of that name whole."""
+                   section: str = "", marks: dict | None = None, replaced: frozenset = frozenset()) -> MapNode:
+    """One level down: an entry the child names changes the fields it names and keeps the
+    base's others (both mappings), unless it says `replace: true`; any other value replaces
+    the base's whole. In a settings section (`board`, `game`), a field in NAMED_FIELDS
+    merges by key."""
     shadows = shadows if shadows is not None else []
     marks = marks or {}
     table = {key_identity(entry_name(section, k)): (k, v) for k, v in base.entries}
@@ -260,12 +268,30 @@ def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: lis
         ident = key_identity(entry_name(section, key))
         marked = (section, str(key.raw)) in marks
         if ident in table:
-            overridden.append((key, table[ident][0]))
-            shadows.append(Shadow(section, key, table[ident][0], marked))
+            base_key, base_node = table[ident]
+            overridden.append((key, base_key))
+            shadows.append(Shadow(section, key, base_key, marked))
+            node = _merged_value(section, key, base_node, node, replaced)
         elif marked:
             shadows.append(Shadow(section, key, None, True))
         table[ident] = (key, node)
     return MapNode(tuple(table.values()), child.span)
+
+
+def _merged_value(section: str, key: ScalarNode, base: Node, child: Node, replaced: frozenset) -> Node:
+    """What a child's entry (or settings field) becomes over the base's."""
+    if not isinstance(base, MapNode) or not isinstance(child, MapNode) or (section, str(key.raw)) in replaced:
+        return child
+    if section in ENTRY_SECTIONS or (section, str(key.raw)) in NAMED_FIELDS:
+        return _merge_fields(base, child)
+    return child
+
+
+def _merge_fields(base: MapNode, child: MapNode) -> MapNode:
+    """The base's fields with the child's in their place, then the child's new ones."""
+    mine = {key_identity(k.value): (k, v) for k, v in child.entries}
+    entries = [mine.pop(key_identity(k.value), (k, v)) for k, v in base.entries]
+    return MapNode(tuple(entries) + tuple(mine.values()), child.span)
 
 
 def entry_name(section: str, key: ScalarNode) -> object:
@@ -297,30 +323,38 @@ def _take_marks(root: MapNode, bag: DiagnosticBag) -> tuple[MapNode, dict]:
     top-level ``override:`` list.
     """
     marks: dict = {}
+    replaced: set = set()
     entries = []
     for sec_key, sec_node in root.entries:
         section = str(sec_key.raw)
         if section in ENTRY_SECTIONS and isinstance(sec_node, MapNode):
-            sec_node = _take_entry_marks(section, sec_node, marks, bag)
+            sec_node = _take_entry_marks(section, sec_node, marks, bag, replaced)
         entries.append((sec_key, sec_node))
     root = MapNode(tuple(entries), root.span)
     listed = root.get("override")
     if "override" in root:
         _take_listed_marks(root, listed, root.key_node("override"), marks, bag)
-    return root, marks
+    return root, marks, frozenset(replaced)
 
 
-def _take_entry_marks(section: str, sec_node: MapNode, marks: dict, bag: DiagnosticBag) -> MapNode:
+def _take_entry_marks(section: str, sec_node: MapNode, marks: dict, bag: DiagnosticBag,
+                      replaced: set) -> MapNode:
+    """Take `override: true` and `replace: true` out of each entry of a section; `replace`
+    (the entry stands alone, nothing of the base's is kept) says `override` too."""
     entries = []
     for key, node in sec_node.entries:
-        if isinstance(node, MapNode) and "override" in node:
-            flag = node.get("override")
+        for word in ("override", "replace"):
+            if not isinstance(node, MapNode) or word not in node:
+                continue
+            flag = node.get(word)
             if not isinstance(flag, ScalarNode) or not isinstance(flag.value, bool):
-                span = flag.span if flag is not None else node.key_node("override").span
-                bag.error("E129", "`override` is true or false", span)
+                span = flag.span if flag is not None else node.key_node(word).span
+                bag.error("E129", f"`{word}` is true or false", span)
             elif flag.value:
                 marks[(section, str(key.raw))] = (section, key)
-            node = MapNode(tuple((k, v) for k, v in node.entries if k.value != "override"), node.span)
+                if word == "replace":
+                    replaced.add((section, str(key.raw)))
+            node = MapNode(tuple((k, v) for k, v in node.entries if k.value != word), node.span)
         entries.append((key, node))
     return MapNode(tuple(entries), sec_node.span)
 

@@ -436,7 +436,7 @@ def test_extends_add_override_replace_and_remove(tmp_path):
     tree = load_pack_tree(child, extends_from=(tmp_path,))  # the base lies outside the child's folder
     assert to_plain(tree.root) == {
         "name": "child",
-        "pieces": {"runner": {"jumps": 3}, "flyer": {"moves": 4}},
+        "pieces": {"runner": {"moves": 1, "jumps": 3}, "flyer": {"moves": 4}},  # runner keeps its moves
         "order": ["c"],
         "extra": 1,
     }
@@ -584,3 +584,21 @@ def test_child_may_extend_bundled_pack(bundled, tmp_path):
 def test_real_bundled_dir_is_a_folder():
     assert extends.bundled_dir().is_dir()
     assert all(isinstance(n, str) for n in extends.bundled_pack_names())
+
+
+def test_an_entry_changes_the_fields_it_names_and_keeps_the_rest(tmp_path):
+    write(tmp_path, "base.pack", "pieces:\n  runner: {moves: 1, jumps: 2, symbol: R}\n"
+                                 "board:\n  grid: square 4 x 4\n  regions: {centre: B2 C2, edge: A1}\n")
+    child = write(tmp_path, "child.pack", "extends: base.pack\npieces:\n  runner: {jumps: 5, override: true}\n"
+                                          "board:\n  regions: {centre: B2}\n")
+    root = to_plain(load_pack_tree(child).root)
+    assert root["pieces"]["runner"] == {"moves": 1, "jumps": 5, "symbol": "R"}
+    assert root["board"] == {"grid": "square 4 x 4", "regions": {"centre": "B2", "edge": "A1"}}  # by key
+
+
+def test_replace_true_takes_nothing_of_the_base_entry(tmp_path):
+    write(tmp_path, "base.pack", "pieces:\n  runner: {moves: 1, jumps: 2, symbol: R}\n")
+    child = write(tmp_path, "child.pack", "extends: base.pack\npieces:\n  runner: {symbol: Q, replace: true}\n")
+    tree = load_pack_tree(child)
+    assert to_plain(tree.root)["pieces"]["runner"] == {"symbol": "Q"}
+    assert [s.marked for s in tree.shadows if s.key.value == "runner"] == [True]  # replace says override too
