@@ -28,10 +28,13 @@ def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
     sources = SourceStore()
     reports = [check_pack(p, sources, run_pack_tests=not no_tests, lint=not no_lint, budget=budget,
                           extends_from=extends_from) for p in packs]
-    diagnostics = [d for r in reports for d in r.diagnostics]
+    diagnostics = [d for r in reports for d in r.findings(strict)]
     if fmt == "json":
-        click.echo(json.dumps({"packs": [{"pack": r.pack, "ok": r.ok, "tests": r.tests_run,
-                                          "diagnostics": [diagnostic_to_dict(d) for d in r.diagnostics]}
+        click.echo(json.dumps({"packs": [{"pack": r.pack, "ok": _clean(r, strict), "tests": r.tests_run,
+                                          "inherited_tests": len(r.inherited),
+                                          "changed_by_this_pack": [name for name, _ in r.changed_results],
+                                          "no_longer_fit": [name for name, _ in r.unfit],
+                                          "diagnostics": [diagnostic_to_dict(d) for d in r.findings(strict)]}
                                          for r in reports]}, indent=2))
     elif fmt == "github":
         from boardrule.interpreter.reports import github_lines
@@ -44,14 +47,48 @@ def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
             click.echo(render(d, sources))
             click.echo()
         for r in reports:
-            status = "FAILED" if not r.ok else "FAILED (warnings, --strict)" if strict and r.warnings else "ok"
+            status = "FAILED" if not _clean(r, strict) and not (strict and r.warnings and r.ok) else (
+                "FAILED (warnings, --strict)" if strict and r.warnings else "ok")
             tests = f"{r.tests_run} test" + ("" if r.tests_run == 1 else "s")
             click.echo(f"{r.pack}: {status} ({tests}, {r.seconds:.2f} s)")
+            for line in _inherited_lines(r, strict):
+                click.echo(line)
         if diagnostics:
             click.echo(summary_line(diagnostics))
     usage = any(d.code in ("E120", "E121", "E124") for d in diagnostics)
-    clean = all(r.ok for r in reports) and not (strict and any(r.warnings for r in reports))
+    clean = all(_clean(r, strict) for r in reports)
     sys.exit(EXIT_USAGE if usage else EXIT_OK if clean else EXIT_FINDINGS)
+
+
+def _clean(report, strict: bool) -> bool:
+    """No error that counts, and no warning under --strict."""
+    counted = report.findings(strict)
+    return not any(d.severity == "error" for d in counted) and not (strict and report.warnings)
+
+
+INHERITED_EXAMPLES = 3  # changed base tests named in the text output
+
+
+def _inherited_lines(report, strict: bool) -> list:
+    """What the tests of the packs it extends say of a variant: information, unless counted."""
+    if not report.inherited:
+        return []
+    changed, unfit = report.changed_results, report.unfit
+    held = len(report.inherited) - len(changed) - len(unfit)
+    head = (f"  inherited: {len(report.inherited)} tests of the packs it extends: {held} hold, "
+            f"{len(changed)} changed by this pack, {len(unfit)} no longer fit it")
+    counted = strict or report.strict_inherited
+    if (changed or unfit) and not counted:
+        head += " (information: --strict or `inherited_tests: strict` counts them)"
+    lines = [head]
+    if not counted:
+        for name, failures in (changed + unfit)[:INHERITED_EXAMPLES]:
+            message = failures[0].message.removeprefix(f"test `{name}`: ")
+            lines.append(f"    `{name}`: {message}"[:300])
+        if len(changed) + len(unfit) > INHERITED_EXAMPLES:
+            lines.append(f"    ... and {len(changed) + len(unfit) - INHERITED_EXAMPLES} more "
+                         "(`--output-format json` lists them)")
+    return lines
 
 
 @cli.command()

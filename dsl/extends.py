@@ -96,6 +96,7 @@ class PackTree:
     shadows: tuple[Shadow, ...] = ()
     removed: tuple[Removal, ...] = ()
     warnings: tuple = ()  # diagnostics of the chain itself (W844)
+    inherited_tests: tuple = ()  # the bases' tests (YAML mappings) left after the variant's own and removals
 
 
 def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None = None,
@@ -126,13 +127,47 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
     base_root, marks, _ = _take_marks(base_root, bag)
     shadows.extend(Shadow(section, key, None, True) for section, key in marks.values())
     merged = _strip(base_root)
+    inherited: tuple = ()
     for _file, child in reversed(chain[:-1]):
         child, marks, replaced = _take_marks(child, bag)
+        merged, inherited = _inherit_tests(merged, child, inherited, bag, removed)
         merged = _merge(merged, child, bag, overridden, shadows, marks, removed, replaced)
     bag.raise_if_errors(PackError, sources)
     files = tuple(f for f, _ in reversed(chain))
     warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
-    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed), warnings)
+    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed), warnings, inherited)
+
+
+def _test_name(test: Node):
+    name = test.get("name") if isinstance(test, MapNode) else None
+    return name.value if isinstance(name, ScalarNode) else None
+
+
+def _inherit_tests(merged: MapNode, child: MapNode, inherited: tuple, bag: DiagnosticBag,
+                   removed: list) -> tuple[MapNode, tuple]:
+    """The base's tests leave its tree and join those it inherited: a variant's `tests:` are its
+    own, and the base's run against it apart (interpreter/check.py). A test of the variant
+    named like a base test replaces it; `remove: [tests.NAME]` drops one, `remove: [tests]` all."""
+    own = merged.get("tests")
+    tests = tuple(inherited) + (tuple(own.items) if isinstance(own, SeqNode) else ())
+    replaced = {_test_name(t) for t in child.get("tests").items} if isinstance(child.get("tests"), SeqNode) else set()
+    dropped = set()
+    removes = child.get("remove")
+    for item in removes.items if isinstance(removes, SeqNode) else ():
+        if isinstance(item, ScalarNode) and item.value == "tests":  # every base test: the variant's replace them
+            dropped.update(_test_name(t) for t in tests)
+            removed.append(Removal("tests", "", item.span))
+            continue
+        if isinstance(item, ScalarNode) and isinstance(item.value, str) and item.value.startswith("tests."):
+            name = item.value[len("tests."):]
+            names = [_test_name(t) for t in tests]
+            if name not in names:
+                _missing(bag, item, len("tests."), name, [n for n in names if n], "the base has no test named")
+                continue
+            dropped.add(name)
+            removed.append(Removal("tests", name, item.span))
+    kept = tuple(t for t in tests if _test_name(t) not in replaced | dropped)
+    return MapNode(tuple((k, v) for k, v in merged.entries if k.value != "tests"), merged.span), kept
 
 
 def _load_chain(name_or_path, sources, extends_from: tuple, bag: DiagnosticBag) -> list[tuple[str, MapNode]]:
@@ -389,6 +424,8 @@ def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: Diag
         if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
             bag.error("E125", "each `remove` item must be a dotted path string", item.span)
             continue
+        if item.value == "tests" or item.value.startswith("tests."):
+            continue  # base tests (all, or one by name): _inherit_tests drops them
         _remove_one(table, item, bag, removed)
 
 

@@ -283,7 +283,7 @@ class _Lints:
     def removed_still_named(self) -> list:
         """W843: a name a `remove:` took out that a rule, a deck or a test still writes, and that
         now means something else (a piece removed, whose name is still an option's value or a die face)."""
-        removals = {r.name: r for r in getattr(self.tree, "removed", ())}
+        removals = {r.name: r for r in getattr(self.tree, "removed", ()) if r.section != "tests"}
         if not removals:
             return []
         found = []

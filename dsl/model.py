@@ -25,6 +25,7 @@ class GameInfo:
     seats: Optional[int]
     version: str
     doc: str
+    inherited_tests: str = "report"  # how check counts the tests of the packs it extends: report or strict
 
 
 @attrs.frozen
@@ -173,6 +174,7 @@ class PackModel:
     tests: tuple
     files: tuple
     display: dict = attrs.field(factory=dict)  # name -> dsl.display.DisplayDef: how pieces look
+    inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}

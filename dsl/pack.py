@@ -56,7 +56,7 @@ def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None 
 
 def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     bag = DiagnosticBag()
-    model = read_pack(tree.root, bag, tree.files)
+    model = read_pack(tree.root, bag, tree.files, tree.inherited_tests)
     bag.raise_if_errors(PackError, sources)
     try:
         checked = check_pack(model, bag)

@@ -18,8 +18,9 @@ MAX_ROUNDS = 10_000  # what `max_rounds` may say at most
 MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/effects.py)
 
 
-def read_pack(root: MapNode, bag, files=()) -> PackModel:
-    """Read a merged pack tree into a PackModel; problems go into `bag`."""
+def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
+    """Read a merged pack tree into a PackModel; problems go into `bag`. `inherited_tests`
+    are the YAML mappings of the tests of the packs it extends (PackTree.inherited_tests)."""
     r = Reader(bag)
     root = r.mapping(root, "a pack", SECTIONS)
     get = root.get
@@ -43,6 +44,7 @@ def read_pack(root: MapNode, bag, files=()) -> PackModel:
         tests=read_tests(r, get("tests")),
         files=tuple(files),
         display=read_display(r, get("display")),
+        inherited_tests=read_tests(r, SeqNode(tuple(inherited_tests), root.span)) if inherited_tests else (),
     )
 
 
@@ -56,7 +58,7 @@ def read_game(r: Reader, node, span) -> GameInfo:
     if node is None:
         r.bag.error("E015", "the pack has no `game:` section (id, name, players)", span)
         node = MapNode((), span)
-    m = r.mapping(node, "game", ("id", "name", "players", "seats", "version", "doc"))
+    m = r.mapping(node, "game", ("id", "name", "players", "seats", "version", "doc", "inherited_tests"))
     players = r.fragment(m.get("players"), "players", "game.players") if m.get("players") is not None else None
     if m.get("id") is None:
         r.bag.error("E015", "`game:` needs an `id`", m.span)
@@ -64,7 +66,17 @@ def read_game(r: Reader, node, span) -> GameInfo:
         r.bag.error("E015", "`game:` needs `players` (a number or a range like 1..5)", m.span)
     return GameInfo(id=r.text(m.get("id"), "game.id", "unnamed"), name=r.text(m.get("name"), "game.name", ""),
                     players=players, seats=r.scalar(m.get("seats"), "game.seats", (int,)),
-                    version=r.text(m.get("version"), "game.version", "1"), doc=r.text(m.get("doc"), "game.doc", ""))
+                    version=r.text(m.get("version"), "game.version", "1"), doc=r.text(m.get("doc"), "game.doc", ""),
+                    inherited_tests=_inherited_tests_setting(r, m.get("inherited_tests")))
+
+
+def _inherited_tests_setting(r: Reader, node) -> str:
+    """`report` (the base's tests a variant changes are information) or `strict` (findings)."""
+    value = r.text(node, "game.inherited_tests", "report")
+    if value not in ("report", "strict"):
+        r.bag.error("E013", f"`inherited_tests` is `report` or `strict`, not `{value}`", node.span)
+        return "report"
+    return value
 
 
 def read_options(r: Reader, node) -> tuple:

@@ -29,6 +29,31 @@ class CheckReport:
     tests_run: int
     seconds: float
     tests: tuple = ()  # (test name, its failures) for every test run
+    inherited: tuple = ()  # (test name, its failures) for each test of the packs this one extends
+    strict_inherited: bool = False  # the pack says `inherited_tests: strict`
+
+    @property
+    def changed(self) -> tuple:
+        """The inherited tests that fail against this pack: (name, failures)."""
+        return tuple((name, failures) for name, failures in self.inherited if failures)
+
+    @property
+    def changed_results(self) -> tuple:
+        """The inherited tests whose expectation no longer holds (E701): the pack changed a result."""
+        return tuple(pair for pair in self.changed if any(d.code == "E701" for d in pair[1]))
+
+    @property
+    def unfit(self) -> tuple:
+        """The inherited tests that no longer fit the pack: a position, a player count, a move
+        or an option it does not have."""
+        return tuple(pair for pair in self.changed if not any(d.code == "E701" for d in pair[1]))
+
+    def findings(self, strict: bool = False) -> tuple:
+        """The diagnostics that count: the pack's own, and the inherited tests it changes when
+        `strict` (the command's `--strict`) or the pack says `inherited_tests: strict`."""
+        if not (strict or self.strict_inherited):
+            return self.diagnostics
+        return self.diagnostics + tuple(d for _, failures in self.changed for d in failures)
 
     @property
     def warnings(self) -> tuple:
@@ -58,7 +83,10 @@ def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests:
         return CheckReport(str(name_or_path), (diag,), 0, time.perf_counter() - start)
     results = tuple((name, tuple(found)) for name, found in test_results(game, Meter.scaled(budget, TESTS_BUDGET))
                     ) if run_pack_tests else ()
+    inherited = tuple((name, tuple(found)) for name, found in test_results(
+        game, Meter.scaled(budget, TESTS_BUDGET), game.model.inherited_tests)) if run_pack_tests else ()
     failures = tuple(d for _, found in results for d in found)
     lints = tuple(lint_pack(pack)) if lint else ()
     return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(game.warnings) + lints + failures,
-                       len(results), time.perf_counter() - start, results)
+                       len(results), time.perf_counter() - start, results, inherited,
+                       game.model.game.inherited_tests == "strict")

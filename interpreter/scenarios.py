@@ -38,7 +38,7 @@ def run_tests(game, meter: Meter | None = None) -> list:
     return [d for _, failures in test_results(game, meter) for d in failures]
 
 
-def test_results(game, meter: Meter | None = None) -> list:
+def test_results(game, meter: Meter | None = None, tests=None) -> list:
     """(test name, its failures) for each test run, in the pack's order.
 
     The tests share one work budget, `meter` (budget.py): a pack's tests end
@@ -47,7 +47,7 @@ def test_results(game, meter: Meter | None = None) -> list:
     """
     meter = meter if meter is not None else Meter.scaled(1.0, TESTS_BUDGET)
     results = []
-    tests = game.model.tests
+    tests = game.model.tests if tests is None else tests
     for index, test in enumerate(tests):
         failures = run_test(game, test, meter)
         if meter.exhausted() and index + 1 < len(tests):

@@ -114,17 +114,20 @@ game:
   name: {name}
 
 # Entries here are added to the base pack's. An entry named like a base
-# entry replaces it whole and says so: `override: true` inside the entry, or
-# its path in a top-level list `override: [charts.NAME]`; `remove:
-# [section.entry]` deletes a base entry. For example:
+# entry changes the fields it names, keeps the others, and says so:
+# `override: true` inside the entry, or its path in a top-level list
+# `override: [charts.NAME]`; `replace: true` takes nothing of the base's
+# entry; `remove: [section.entry]` deletes a base entry. For example:
 #
 #   pieces:
-#     PIECE: {{symbol: P, score: 2, override: true}}
+#     PIECE: {{score: 2, override: true}}
 #   scoring:
 #     a new term: count(cells where occupied)
 
 tests:
-  # These tests replace the base pack's tests: copy in the ones to keep.
+  # The base pack's tests run against this pack too, apart: `check` says which
+  # ones this pack changes. A test named like a base test replaces it;
+  # `remove: [tests.NAME]` drops one.
   - name: the variant starts as the base game does
     expect:
       legal: {{P1: {legal}}}

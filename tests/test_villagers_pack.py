@@ -190,7 +190,7 @@ def test_a_fault_in_the_extension_points_into_villagers_pack(tmp_path):
 
 
 def test_a_base_step_broken_by_the_extension_points_into_tinytowns_pack(tmp_path):
-    path = _broken_copy(tmp_path, "extends: tinytowns\n", "extends: tinytowns\nremove: [actions.take_owed]\n")
+    path = _broken_copy(tmp_path, "remove: [tests]\n", "remove: [tests, actions.take_owed]\n")
     report = check_pack(path)
     assert not report.ok
     diag = report.diagnostics[0]
