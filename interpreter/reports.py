@@ -55,7 +55,9 @@ def junit_xml(reports, sources: SourceStore | None = None, strict: bool = False)
     """One <testsuite> per pack; one <testcase> per pack test and per diagnostic.
 
     A failed test holds its diagnostics; an error is a failed testcase; a
-    warning passes (its text in <system-out>) unless `strict`.
+    warning passes (its text in <system-out>) unless `strict`. The tests a pack
+    inherits from its bases are testcases too; those it changes pass with their
+    text in <system-out> unless `strict` or the pack counts them.
     """
     suites = []
     totals = {"tests": 0, "failures": 0}
@@ -65,6 +67,9 @@ def junit_xml(reports, sources: SourceStore | None = None, strict: bool = False)
         for name, failures in report.tests:
             in_tests.update(id(d) for d in failures)
             cases.append(_case(f"{report.pack}.tests", name, failures, sources, strict=True))
+        counted = strict or report.strict_inherited
+        for name, failures in report.inherited:  # the bases' tests: information unless counted
+            cases.append(_case(f"{report.pack}.inherited", name, failures, sources, strict=True, counted=counted))
         for d in report.diagnostics:
             if id(d) in in_tests:
                 continue
@@ -95,9 +100,9 @@ def quoteattr(text: str) -> str:
     return _quoteattr(_NOT_XML.sub("?", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
-def _case(classname: str, name: str, diagnostics, sources, strict: bool) -> str:
+def _case(classname: str, name: str, diagnostics, sources, strict: bool, counted: bool = True) -> str:
     open_tag = f"    <testcase classname={quoteattr(classname)} name={quoteattr(name)}>"
-    failing = [d for d in diagnostics if d.severity == "error" or strict]
+    failing = [d for d in diagnostics if d.severity == "error" or strict] if counted else []
     text = "\n\n".join(render(d, sources) for d in diagnostics)
     if failing:
         first = failing[0]

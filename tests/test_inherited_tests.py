@@ -11,7 +11,8 @@ import boardrule.cli.commands  # noqa: F401  (registers the commands)
 from boardrule.cli.main import cli
 from boardrule.interpreter.check import check_pack
 
-DOUBLE = "extends: tictactoe\ngame: {id: double, name: Double}\nscoring:\n  three in a row: if won(me) then 2 else 0\n"
+DOUBLE = ("extends: tictactoe\ngame: {id: double, name: Double}\noverride: [scoring.three in a row]\n"
+          "scoring:\n  three in a row: if won(me) then 2 else 0\n")
 
 
 def _variant(tmp_path, text):
@@ -64,3 +65,12 @@ def test_remove_drops_a_base_test_by_name_or_all_of_them(tmp_path):
     typo = check_pack(_variant(tmp_path, DOUBLE + "remove: [tests.a diagonal win]\n"))
     assert [d.code for d in typo.diagnostics] == ["E126"]
     assert typo.diagnostics[0].hint == "did you mean `a diagonal wins`?"
+
+
+def test_junit_shows_the_inherited_tests_as_information_unless_strict(tmp_path):
+    path = _variant(tmp_path, DOUBLE)
+    plain = CliRunner().invoke(cli, ["check", str(path), "--output-format", "junit"]).output
+    assert 'classname="variant.pack.inherited"' in plain.replace(str(tmp_path) + "/", "")
+    assert 'failures="0"' in plain and "P1 scores 2, expected 1" in plain
+    strict = CliRunner().invoke(cli, ["check", str(path), "--output-format", "junit", "--strict"])
+    assert strict.exit_code == 1 and 'failures="2"' in strict.output
