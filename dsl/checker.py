@@ -80,6 +80,7 @@ class Checker:
         # a definition's body is checked once per parameter types and scope, so
         # checking grows with the pack, not with the number of paths through it
         self.define_types: dict = {}
+        self.removed: dict = {}  # name -> the extends.Removal that took it out (a note on unknown names)
 
     # ------------------------------------------------------------- helpers
     def error(self, code, message, node, hint=None):
@@ -122,7 +123,10 @@ class Checker:
             return ANY
         if resolution is None:
             hint = did_you_mean(node.id, self.known_names(scope))
-            self.error("E201", f"unknown name `{node.id}`", node, hint)
+            removal = self.removed.get(node.id)
+            notes = ((removal.span, f"`{removal.section}.{removal.name}` was removed here"),) if removal else ()
+            self.bag.error("E201", f"unknown name `{node.id}`", node.span, hint=None if removal else hint,
+                           notes=notes)
             return ANY
         self.out.resolved[node] = resolution
         return t
@@ -588,10 +592,12 @@ class Checker:
 
 
 # ------------------------------------------------------------------ the pack
-def check_pack(model, bag) -> Checked:
-    """Check every fragment of a pack model; diagnostics go into `bag`."""
+def check_pack(model, bag, removed=()) -> Checked:
+    """Check every fragment of a pack model; diagnostics go into `bag`. `removed` holds the
+    entries an extension's `remove:` took out: an unknown name that one of them had points there."""
     symbols = build_symbols(model, bag)
     checker = Checker(symbols, bag)
+    checker.removed = {r.name: r for r in removed if r.section != "tests"}
     _check_vars(checker, model)
     _check_components(checker, model)
     _check_defines(checker, model)

@@ -8,8 +8,9 @@ refused).  The base is loaded first; then:
 * a top-level section that is a mapping in both files is merged entry by
   entry, and the child's entry replaces the base's entry whole;
 * any other top-level value (sequence, scalar) replaces the base's whole;
-* ``remove:`` lists dotted paths (``section`` or ``section.entry``) deleted
-  from the base before the child's entries are added.
+* ``remove:`` lists dotted paths (``section``, ``section.entry`` or
+  ``section.entry.field``) deleted from the base before the child's entries
+  are added.
 
 Example::
 
@@ -431,8 +432,9 @@ def _apply_removes(table: dict, removes: Node | None, key: ScalarNode, bag: Diag
 
 def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag, removed: list) -> None:
     parts = item.value.split(".")
-    if len(parts) > 2 or not all(parts):
-        bag.error("E125", f"`{item.value}` is not a `section` or `section.entry` path", item.span)
+    if len(parts) > 3 or not all(parts):
+        bag.error("E125", f"`{item.value}` is not a `section`, `section.entry` or `section.entry.field` path",
+                  item.span)
         return
     by_name = {str(k.raw): ident for ident, (k, _) in table.items()}
     section = parts[0]
@@ -449,9 +451,28 @@ def _remove_one(table: dict, item: ScalarNode, bag: DiagnosticBag, removed: list
         _missing(bag, item, len(section) + 1, parts[1], names, what)
         return
     gone = key_identity(names[parts[1]].value)
+    if len(parts) == 3:  # one field of an entry: a card of a deck, a key of a mapping
+        table[by_name[section]] = (sec_key, _without_field(sec_node, gone, item, bag))
+        return
     kept = tuple((k, v) for k, v in sec_node.entries if key_identity(k.value) != gone)
     table[by_name[section]] = (sec_key, MapNode(kept, sec_node.span))
     removed.append(Removal(section, parts[1], item.span))
+
+
+def _without_field(sec_node: MapNode, entry: object, item: ScalarNode, bag: DiagnosticBag) -> MapNode:
+    """The section with field `section.entry.FIELD` (the last part of `item`) taken out of the entry."""
+    section, name, field = item.value.split(".")
+    entries = []
+    for key, node in sec_node.entries:
+        if key_identity(key.value) == entry:
+            fields = {str(k.raw): k for k, _ in node.entries} if isinstance(node, MapNode) else {}
+            if field not in fields:
+                what = f"`{section}.{name}` of the base has no field"
+                _missing(bag, item, len(section) + len(name) + 2, field, fields, what)
+                return sec_node
+            node = MapNode(tuple((k, v) for k, v in node.entries if str(k.raw) != field), node.span)
+        entries.append((key, node))
+    return MapNode(tuple(entries), sec_node.span)
 
 
 def _missing(bag: DiagnosticBag, item: ScalarNode, start: int, name: str, pool, what: str) -> None:

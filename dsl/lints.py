@@ -122,6 +122,10 @@ class _Lints:
         self.outside = list(walk(model, skip=lambda n: isinstance(n, model_module.DefineDef)))
         self.inside = {d.name: list(walk(d.body)) for d in model.defines}
 
+    def deck_holding(self, node):
+        """The name of the deck whose card `node` is, or None."""
+        return next((deck.name for deck in self.model.decks if any(card is node for card, _ in deck.cards)), None)
+
     def resolution(self, node):
         if type(node).__module__ != ast.__name__:  # model nodes hash by value and are never resolved
             return None
@@ -296,10 +300,12 @@ class _Lints:
                 continue
             removal = removals[node.id]
             meaning = _MEANINGS.get(resolution[0], resolution[0].replace("_", " "))
+            deck = self.deck_holding(node)
+            hint = (f"take the card out of the deck too: `remove: [decks.{deck}.{node.id}]`" if deck else
+                    f"replace or drop this use of `{node.id}`, or keep the entry")
             found.append(_warning(
                 "W843", f"`{node.id}` was removed (`{removal.section}.{removal.name}`), but is still named here,"
-                        f" where it now means {meaning}", node.span,
-                hint=f"replace or drop this use of `{node.id}`, or keep the entry",
+                        f" where it now means {meaning}", node.span, hint=hint,
                 notes=((removal.span, "removed here"),)))
         return found
 

@@ -59,7 +59,7 @@ def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     model = read_pack(tree.root, bag, tree.files, tree.inherited_tests)
     bag.raise_if_errors(PackError, sources)
     try:
-        checked = check_pack(model, bag)
+        checked = check_pack(model, bag, tree.removed)
     except RecursionError:
         raise PackError("the pack's rules nest too deeply to check (definitions calling definitions?)",
                         code="E137", span=pack_span(tree), sources=sources) from None

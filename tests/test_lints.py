@@ -213,3 +213,24 @@ def test_the_w841_hint_offers_override_true_only_where_an_entry_is_a_mapping():
              if d.code == "W841"}
     assert hints["pieces.stone"].startswith("add `override: true` to the entry (or `override: [pieces.stone]`")
     assert hints["charts.bonus"].startswith("add `override: [charts.bonus]` at the top if you mean it")
+
+
+def test_a_removed_piece_still_dealt_by_a_deck_says_which_card_to_remove(tmp_path):
+    variant = tmp_path / "notavern.pack"
+    variant.write_text("extends: tinytowns\ngame: {id: notavern}\nremove: [pieces.tavern]\n")
+    report = check_pack(variant, run_pack_tests=False)
+    hints = [d.hint for d in report.diagnostics if d.code == "W843"]
+    assert "take the card out of the deck too: `remove: [decks.green_cards.tavern]`" in hints
+    variant.write_text("extends: tinytowns\ngame: {id: notavern}\nremove: [pieces.tavern, decks.green_cards.tavern,"
+                       " decks.solo_green_cards.tavern]\n")
+    still = [d for d in check_pack(variant, run_pack_tests=False).diagnostics if d.code == "W843"]
+    assert len(still) == 1 and "first_game" in Path(still[0].span.file).read_text().splitlines()[still[0].span.line - 2]
+
+
+def test_an_unknown_name_that_a_remove_took_out_points_at_the_remove(tmp_path):
+    variant = tmp_path / "nowell.pack"
+    variant.write_text("extends: tinytowns\ngame: {id: nowell}\nremove: [pieces.well, decks.gray_cards.well]\n"
+                       "options:\n  gray_card: {values: [random, fountain, millstone, shed], override: true}\n")
+    diag = check_pack(variant).diagnostics[0]
+    assert (diag.code, diag.message) == ("E201", "unknown name `well`")
+    assert diag.notes[0][1] == "`pieces.well` was removed here" and diag.notes[0][0].file == str(variant)

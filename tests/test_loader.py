@@ -477,7 +477,7 @@ def test_remove_unknown_path_with_did_you_mean(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "remove", ["remove: pieces.runner", "remove: [1]", "remove: [a.b.c]", "remove: [pieces.]"]
+    "remove", ["remove: pieces.runner", "remove: [1]", "remove: [a.b.c.d]", "remove: [pieces.]"]
 )
 def test_bad_remove_values(tmp_path, remove):
     write(tmp_path, "base.pack", BASE)
@@ -602,3 +602,15 @@ def test_replace_true_takes_nothing_of_the_base_entry(tmp_path):
     tree = load_pack_tree(child)
     assert to_plain(tree.root)["pieces"]["runner"] == {"symbol": "Q"}
     assert [s.marked for s in tree.shadows if s.key.value == "runner"] == [True]  # replace says override too
+
+
+def test_remove_takes_one_field_of_an_entry_out(tmp_path):
+    write(tmp_path, "base.pack", "decks:\n  pile: {a: 1, b: 2}\nboard:\n  grid: square 4 x 4\n  mask: \"####\"\n")
+    child = write(tmp_path, "child.pack", "extends: base.pack\nremove: [decks.pile.b, board.mask]\n")
+    root = to_plain(load_pack_tree(child).root)
+    assert root["decks"] == {"pile": {"a": 1}} and root["board"] == {"grid": "square 4 x 4"}
+    typo = write(tmp_path, "typo.pack", "extends: base.pack\nremove: [decks.pile.c]\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_tree(typo)
+    d = caught.value.diagnostics[0]
+    assert (d.code, d.message) == ("E126", "cannot remove `decks.pile.c`: `decks.pile` of the base has no field `c`")
