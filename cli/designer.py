@@ -1,4 +1,5 @@
-"""Commands for pack designers: `rules` (a generated rules reference), `new` (a starter pack), `schema`."""
+"""Commands for pack designers: `rules` (a generated rules reference), `new` (a starter pack), `schema`,
+`diff` (what a variant changes)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,45 @@ def schema(output):
     _write(schema_text(), output)
     if output not in (None, "-"):
         click.echo(f"wrote {output}")
+
+
+TESTS_LISTED = 5  # base tests named one by one in `diff`; more are counted
+
+
+@cli.command()
+@click.argument("base", type=PACK)
+@click.argument("variant", type=PACK)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def diff(base, variant, fmt):
+    """What VARIANT changes of BASE: entries added, removed and changed, with their lines."""
+    import json
+
+    from boardrule.dsl.extends import load_pack_tree
+    from boardrule.dsl.packdiff import pack_diff
+    changes = pack_diff(load_pack_tree(base), load_pack_tree(variant))
+    if fmt == "json":
+        click.echo(json.dumps([{"kind": c.kind, "path": c.path, "detail": c.detail,
+                                "where": str(c.span) if c.span else None,
+                                "base": str(c.base_span) if c.base_span else None} for c in changes], indent=2))
+        return
+    if not changes:
+        click.echo(f"{variant} changes nothing of {base}")
+        return
+    click.echo(f"{variant} changes {base}:")
+    dropped = [c for c in changes if c.kind == "removed" and c.path.startswith("tests.")]
+    for change in changes:
+        if change in dropped[TESTS_LISTED:] and len(dropped) > TESTS_LISTED + 1:
+            continue
+        detail = f": {change.detail}" if change.detail else ""
+        where = f"  ({_place(change.span)})" if change.span else f"  (base: {_place(change.base_span)})"
+        click.echo(f"  {change.kind:<8} {change.path}{detail}{where}")
+    if len(dropped) > TESTS_LISTED + 1:
+        click.echo(f"  removed  ... and {len(dropped) - TESTS_LISTED} more of the base's tests")
+
+
+def _place(span) -> str:
+    """`file:line`, the file by name only when it is a bundled pack's."""
+    from boardrule.dsl.packpath import bundled_dir
+    file = Path(span.file)
+    shown = file.name if file.parent.resolve() == bundled_dir().resolve() else span.file
+    return f"{shown}:{span.line}"
