@@ -81,6 +81,17 @@ class Removal:
 
 
 @attrs.frozen
+class Replacement:
+    """An entry that said `replace: true`: the base's fields it left out (`dropped`)."""
+
+    section: str
+    name: str
+    dropped: tuple
+    span: Span
+    base_span: Span
+
+
+@attrs.frozen
 class PackTree:
     """A merged pack: ``root`` is clean (no ``extends``/``remove`` keys).
 
@@ -98,6 +109,7 @@ class PackTree:
     removed: tuple[Removal, ...] = ()
     warnings: tuple = ()  # diagnostics of the chain itself (W844)
     inherited_tests: tuple = ()  # the bases' tests (YAML mappings) left after the variant's own and removals
+    replaced: tuple = ()  # a Replacement for each entry that said `replace: true` over a base entry
 
 
 def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None = None,
@@ -129,14 +141,38 @@ def load_pack_tree(name_or_path: str | os.PathLike, sources: SourceStore | None 
     shadows.extend(Shadow(section, key, None, True) for section, key in marks.values())
     merged = _strip(base_root)
     inherited: tuple = ()
+    replaced_all: dict = {}  # (section, entry) -> (the base's entry, the child's) for `replace: true`
     for _file, child in reversed(chain[:-1]):
         child, marks, replaced = _take_marks(child, bag)
+        replaced_all.update(_replaced_pairs(merged, child, replaced))
         merged, inherited = _inherit_tests(merged, child, inherited, bag, removed)
         merged = _merge(merged, child, bag, overridden, shadows, marks, removed, replaced)
     bag.raise_if_errors(PackError, sources)
     files = tuple(f for f, _ in reversed(chain))
     warnings = tuple(d for d in bag.sorted() if d.severity == "warning")
-    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed), warnings, inherited)
+    replacements = tuple(_replacements(replaced_all))
+    return PackTree(merged, files, tuple(overridden), tuple(shadows), tuple(removed), warnings, inherited,
+                    replacements)
+
+
+def _replaced_pairs(merged: MapNode, child: MapNode, replaced: frozenset) -> dict:
+    """For each entry the child replaces whole, the base's entry and the child's, before merging."""
+    pairs = {}
+    for section, name in replaced:
+        base_section, child_section = merged.get(section), child.get(section)
+        base_entry = base_section.get(name) if isinstance(base_section, MapNode) else None
+        child_entry = child_section.get(name) if isinstance(child_section, MapNode) else None
+        if isinstance(base_entry, MapNode) and isinstance(child_entry, MapNode):
+            pairs[(section, name)] = (base_section.key_node(name), base_entry, child_section.key_node(name),
+                                      child_entry)
+    return pairs
+
+
+def _replacements(replaced: dict):
+    for (section, name), (base_key, base_entry, key, entry) in replaced.items():
+        kept = {key_identity(k.value) for k, _ in entry.entries}
+        dropped = tuple(str(k.raw) for k, _ in base_entry.entries if key_identity(k.value) not in kept)
+        yield Replacement(section, name, dropped, key.span, base_key.span)
 
 
 def _test_name(test: Node):

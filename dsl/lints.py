@@ -45,7 +45,7 @@ def lint_pack(pack) -> list[Diagnostic]:
     """Every lint warning of a loaded and checked pack, in file order."""
     lints = _Lints(pack.model, pack.checked, pack.tree)
     found = (lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.shadows()
-             + lints.removed_still_named())
+             + lints.removed_still_named() + lints.actions_never_offered() + lints.replaced_fields_still_read())
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
 
 
@@ -233,6 +233,16 @@ class _Lints:
                                   hint="drop the column, or check the value looked up", notes=notes))
         return found
 
+    def actions_never_offered(self) -> list:
+        """W805: an action that no flow step offers is never legal (an extension that adds one
+        and forgets the step, or a step that lost it)."""
+        flow = self.model.flow
+        offered = {name for step in (*flow.setup, *flow.round) for name, _ in step.actions}
+        return [_warning("W805", f"action `{action.name}` is offered by no flow step: it is never legal",
+                         action.span, hint="name it in a step's `turns:`, `together:` or `decide:` list, "
+                                           "or delete it")
+                for action in self.model.actions if action.name not in offered]
+
     # ------------------------------------------------------------- pieces
     def alternatives(self) -> list:
         """Sets of names the game picks among: the cards of a deck, the faces of a die, an option's values."""
@@ -263,6 +273,24 @@ class _Lints:
         return found
 
     # ------------------------------------------------------------- extends
+    def replaced_fields_still_read(self) -> list:
+        """W846: a field of a base piece that `replace: true` left out, which the rules still read
+        as an attribute (they now read nothing there: `none`, silently)."""
+        read = {detail for kind, detail in self.resolved.values() if kind in ("prop", "attribute")}
+        read |= {n.name for n in self.outside + [x for inside in self.inside.values() for x in inside]
+                 if isinstance(n, ast.Attribute)}
+        found = []
+        for replacement in getattr(self.tree, "replaced", ()):
+            lost = [f for f in replacement.dropped if f in read]
+            if replacement.section == "pieces" and lost:
+                names = ", ".join(f"`{f}`" for f in lost)
+                found.append(_warning(
+                    "W846", f"`pieces.{replacement.name}` says `replace: true` and leaves out {names}, which the "
+                            "rules read", replacement.span,
+                    hint="give the field again, or drop `replace: true` to keep the base's other fields",
+                    notes=((replacement.base_span, "the base's entry is here"),)))
+        return found
+
     def shadows(self) -> list:
         found = []
         for shadow in getattr(self.tree, "shadows", ()):

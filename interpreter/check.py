@@ -17,7 +17,8 @@ from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, SourceStore
 from boardrule.dsl.lints import lint_pack
 from boardrule.dsl.pack import load_pack
 from boardrule.interpreter.budget import TESTS_BUDGET, Meter
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.flow import initial_state
+from boardrule.interpreter.game import MAX_SEATS, compile_game
 from boardrule.interpreter.scenarios import test_results
 from boardrule.interpreter.values import RuleError
 
@@ -86,7 +87,27 @@ def check_pack(name_or_path, sources: SourceStore | None = None, run_pack_tests:
     inherited = tuple((name, tuple(found)) for name, found in test_results(
         game, Meter.scaled(budget, TESTS_BUDGET), game.model.inherited_tests)) if run_pack_tests else ()
     failures = tuple(d for _, found in results for d in found)
-    lints = tuple(lint_pack(pack)) if lint else ()
+    lints = (tuple(lint_pack(pack)) + tuple(setup_lints(game))) if lint else ()
     return CheckReport(str(name_or_path), tuple(pack.warnings) + tuple(game.warnings) + lints + failures,
                        len(results), time.perf_counter() - start, results, inherited,
                        game.model.game.inherited_tests == "strict")
+
+
+def setup_lints(game) -> list:
+    """W848: a number of players the pack allows whose setup fails (more players than the
+    components can serve, say), found by setting a game up for each, with the default options."""
+    low, high = game.players_range
+    found = []
+    for players in range(low, min(high, MAX_SEATS) + 1):
+        try:
+            initial_state(game, players, seed=0)
+        except (RuleError, BoardruleError) as err:
+            message = err.diagnostics[0].message if isinstance(err, BoardruleError) else str(err)
+            span = game.model.game.players.span if game.model.game.players is not None else None
+            found.append(Diagnostic("W848", f"with {players} players the setup fails: {message}", span,
+                                    severity="warning", hint="narrow `players:`, or give the setup what "
+                                                             "that many players need",
+                                    notes=((err.span, "the rule that failed"),) if getattr(err, "span", None)
+                                    else ()))
+            break  # more players fail the same way
+    return found

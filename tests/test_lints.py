@@ -30,6 +30,9 @@ EXPECTED = {
     "twins": {"W831": 1},
     "shadow": {"W841": 2, "W842": 1},
     "removed": {"W843": 2},
+    "never_offered": {"W805": 1},
+    "replaced": {"W846": 1},
+    "lint_weights": {},
     "override": {},
     "base": {},
 }
@@ -234,3 +237,26 @@ def test_an_unknown_name_that_a_remove_took_out_points_at_the_remove(tmp_path):
     diag = check_pack(variant).diagnostics[0]
     assert (diag.code, diag.message) == ("E201", "unknown name `well`")
     assert diag.notes[0][1] == "`pieces.well` was removed here" and diag.notes[0][0].file == str(variant)
+
+
+def test_an_action_no_step_offers_is_never_legal(tmp_path):
+    variant = tmp_path / "extra.pack"
+    variant.write_text("extends: tictactoe\ngame: {id: extra}\nactions:\n  pass_turn: {effect: \"\"}\n")
+    found = [d for d in check_pack(variant, run_pack_tests=False).diagnostics if d.code == "W805"]
+    assert [d.message for d in found] == ["action `pass_turn` is offered by no flow step: it is never legal"]
+
+
+def test_a_replaced_piece_that_drops_a_field_the_rules_read(tmp_path):
+    variant = tmp_path / "plain.pack"
+    variant.write_text("extends: tinytowns\ngame: {id: plain}\npieces:\n"
+                       "  cottage: {symbol: C, category: blue, pattern: cottage_pattern, replace: true}\n")
+    found = [d for d in check_pack(variant, run_pack_tests=False).diagnostics if d.code == "W846"]
+    assert len(found) == 1 and "`cottages`" in found[0].message and found[0].span.file == str(variant)
+
+
+def test_a_player_count_whose_setup_fails(tmp_path):
+    variant = tmp_path / "eight.pack"
+    variant.write_text('extends: tinytowns\ngame: {id: eight, players: "1..8"}\n')
+    found = [d for d in check_pack(variant, run_pack_tests=False).diagnostics if d.code == "W848"]
+    assert [d.message.split(":")[0] for d in found] == ["with 8 players the setup fails"]
+    assert check_pack("tinytowns", run_pack_tests=False).ok
