@@ -91,7 +91,8 @@ VALUES = {
     "kinds": (list_of(SYM), "every piece kind of the pack"),
     "round": (NUM, "the number of the current round, from 1"),
     "edge": (CELLS, "the cells on the edge of the board"),
-    "corners": (CELLS, "the corner cells of the board"),
+    "corners": (CELLS, "the cells at the corners of the board's outline (holes inside the board make none)"),
+    "all_corners": (CELLS, "the cells at the corners of the board's outline and of its holes"),
     "center": (CELLS, "the cells nearest the centre of the board"),
     "true": (BOOL, "true"),
     "false": (BOOL, "false"),
@@ -107,6 +108,7 @@ CELL_PROPERTIES = {
     "name": (STR, "the cell's name, like B2"),
     "x": (NUM, "the cell's column, from 0"),
     "y": (NUM, "the cell's row, from 0"),
+    "order": (NUM, "the cell's place in the board's reading order, from 0 (row by row, as `cells` lists them)"),
 }
 
 # Properties of a player (`right.score`, `p.cells`).

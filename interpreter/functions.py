@@ -72,6 +72,7 @@ _CELL_READERS = {
     "name": lambda ctx, cell: ctx.game.grid.name(cell & CELL_MASK),
     "x": lambda ctx, cell: ctx.game.grid.col(cell & CELL_MASK),
     "y": lambda ctx, cell: ctx.game.grid.row(cell & CELL_MASK),
+    "order": lambda ctx, cell: cell & CELL_MASK,  # a grid numbers its cells in reading order (geometry.py)
 }
 
 def current_reader(game, name):
@@ -177,6 +178,7 @@ VALUE_READERS = {
     "round": lambda game: (lambda ctx: ctx.state.round),
     "edge": lambda game: (lambda ctx: game.regions["edge"][ctx.board]),
     "corners": lambda game: (lambda ctx: game.regions["corners"][ctx.board]),
+    "all_corners": lambda game: (lambda ctx: game.regions["all_corners"][ctx.board]),
     "center": lambda game: (lambda ctx: game.regions["center"][ctx.board]),
     "true": lambda game: (lambda ctx: True),
     "false": lambda game: (lambda ctx: False),

@@ -183,7 +183,7 @@ def _tables(game, model):
         for cell in grid.cells:
             pairs[base | cell] = tuple((base | a, base | b) for a, b in grid.opposite_pairs[cell])
     game.cell_tables["opposite_pairs"] = pairs
-    regions = {"edge": grid.edge, "corners": grid.corners, "center": grid.center}
+    regions = {"edge": grid.edge, "corners": grid.corners, "all_corners": grid.all_corners, "center": grid.center}
     for name, cell_list in model.board.regions.items():
         regions[name] = _region_cells(grid, cell_list)
     game.regions = {name: [tuple(sorted(b << CELL_BITS | c for c in cells)) for b in range(game.boards)]

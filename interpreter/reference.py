@@ -159,6 +159,7 @@ _VALUES = {
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
+    "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
     "center": lambda game, scope: _cells(game, scope.board, game.grid.center),
     "true": lambda game, scope: True, "false": lambda game, scope: False, "none": lambda game, scope: None,
 }
@@ -189,6 +190,9 @@ _CELL_PROPERTIES = {  # (game, kind, owner, cell) -> value
     "empty": lambda game, kind, owner, cell: kind is None, "occupied": lambda game, kind, owner, cell: kind is not None,
     "name": lambda game, kind, owner, cell: game.grid.name(cell),
     "x": lambda game, kind, owner, cell: game.grid.col(cell), "y": lambda game, kind, owner, cell: game.grid.row(cell),
+    # reading order: the cells before it, row by row and left to right in each row (holes skipped)
+    "order": lambda game, kind, owner, cell: sum(
+        1 for c in game.grid.cells if (game.grid.row(c), game.grid.col(c)) < (game.grid.row(cell), game.grid.col(cell))),
 }
 
 

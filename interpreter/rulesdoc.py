@@ -85,6 +85,7 @@ _ARITH_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%":
 _LIST_WORDS = {"cells": "cells", "adjacent": "adjacent cells", "surrounding": "surrounding cells",
                "row": "cells of its row", "column": "cells of its column", "players": "players",
                "others": "other players", "edge": "edge cells", "corners": "corner cells",
+               "all_corners": "corner cells of the board and of its holes",
                "center": "centre cells", "kinds": "piece kinds"}
 
 

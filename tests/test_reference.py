@@ -111,7 +111,10 @@ SCORING = {
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
     "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens()) then 1 else 0)",
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
-    "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)",
+    "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
+               " + count(all_corners where empty) * 100",
+    "reading order": "sum(cells where occupied, order) + 1000 * count(cells where it.order < cell(\"C3\").order and"
+                     " occupied) + 100000 * max(cells where kind == tree, order)",
     # conditions on a cell's kind and own attributes (interpreter/fastpaths.py): sets of kinds,
     # per-piece attributes, values read once per call, whole boards and lists of cells
     "kind sets any none": "(if any(cells where kind == ruby or kind == rock) then 1 else 0)"
@@ -605,3 +608,42 @@ def test_a_keyword_option_keeps_its_own_it():
     value = given_it(game.ctx(state, me=PLAYERS[0]))
     assert value == named(game.ctx(state, me=PLAYERS[0]))
     assert value == 8  # the 4 cells between two rubies each complete 2 pairs; no two rubies touch
+
+
+HOLED = """
+game: {id: holed, players: 1}
+board:
+  grid: square 5 x 5
+  mask: |
+    # # # # #
+    # # . # #
+    # . . . #
+    # # . # #
+    # # # # .
+pieces: {stone: {}}
+vars: {pot: 0}
+actions:
+  wait: {effect: set pot = pot}
+flow:
+  round: [{turns: [wait]}]
+  end: "false"
+scoring:
+  orders: sum(cells, order * order) + 1000 * cell("A3").order
+define:
+  corner_list: corners + all_corners
+"""
+
+
+def test_a_masked_board_reading_order_and_corners_agree():
+    """Holes skipped in the reading order; `corners` are the outline's, `all_corners` the holes' too."""
+    pack = load_pack_text(HOLED)
+    game = compile_game(pack)
+    compiler = ExprCompiler(game, pack.checked)
+    state = flow.initial_state(game, 1, seed=1)
+    ctx = game.ctx(state, me=PLAYERS[0])
+    nodes = (pack.model.scoring[0].expr, pack.model.defines[0].body)
+    values = [compiler.compile(node)(ctx) for node in nodes]
+    assert values == [reference.evaluate(game, node, game.ctx(state, me=PLAYERS[0])) for node in nodes]
+    names = [game.grid.name(c) for c in values[1]]
+    assert names == ["A1", "E1", "E4", "A5", "D5"] + ["A1", "E1", "B2", "D2", "B4", "D4", "E4", "A5", "D5"]
+    assert values[0] == sum(n * n for n in range(19)) + 1000 * 9  # 19 cells; A3 follows A1-E1 and A2 B2 D2 E2
