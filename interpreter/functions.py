@@ -75,6 +75,40 @@ _CELL_READERS = {
     "order": lambda ctx, cell: cell & CELL_MASK,  # a grid numbers its cells in reading order (geometry.py)
 }
 
+def rule_reader(game, name, span=None):
+    """A function (ctx, cell) -> the value of rule `name` of the piece on the cell, run with `self`
+    that cell (`me` and the locals stay the caller's). A cell whose piece declares no such rule,
+    or an empty one, is an error that says so: no kind takes another's rule by default."""
+    def read_rule(ctx, cell):
+        kind = None if cell is None else ctx.state.kind[cell >> CELL_BITS][cell & CELL_MASK]
+        rule = game.piece_rules[name].get(kind)
+        if rule is None:
+            raise RuleError(_no_rule(game, name, kind, cell), span)
+        saved_self, saved_it = ctx.self_, ctx.it
+        ctx.self_, ctx.it = cell, None
+        try:
+            return rule(ctx)
+        finally:
+            ctx.self_, ctx.it = saved_self, saved_it
+    return read_rule
+
+
+def _no_rule(game, name, kind, cell) -> str:
+    declared = ", ".join(f"`{k}`" for k in game.piece_rules[name])
+    if cell is None:
+        return f"rule `{name}` is read on no cell (`none`); the kinds declaring it: {declared}"
+    where = game.grid.name(cell & CELL_MASK)
+    if kind is None:
+        return f"{where} is empty: it has no rule `{name}` (the kinds declaring it: {declared})"
+    return f"`{kind}` on {where} has no rule `{name}`: declare it under the kind's `rules:` (as {declared} do)"
+
+
+def current_rule_reader(game, name, span=None):
+    """A function (ctx) -> rule `name` of the current cell (`it` in a filter on cells, else `self`)."""
+    read = rule_reader(game, name, span)
+    return lambda ctx: read(ctx, current_cell(ctx))
+
+
 def current_reader(game, name):
     """A function (ctx) -> property `name` of the current cell (see current_cell).
 

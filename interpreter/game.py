@@ -213,6 +213,14 @@ def _pieces(game, model, exprs, effects):
     game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
                          for p in model.pieces if p.score is not None}
     game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
+    game.piece_rules = {}  # rule name -> piece kind -> its compiled rule (filled before any is compiled:
+    for piece in model.pieces:  # a rule may read another kind's rule)
+        for name in piece.rules:
+            game.piece_rules.setdefault(name, {})
+    for piece in model.pieces:
+        for name, rule in piece.rules.items():
+            if rule is not None:
+                game.piece_rules[name][piece.name] = exprs.compile(rule)
     game.marks = {p.name: tuple((m, exprs.compile(e)) for m, e in p.marks.items() if e is not None)
                   for p in model.pieces if p.marks}
     game.triggers, game.trigger_spans = {}, {}

@@ -130,6 +130,7 @@ _NAMES = {
     "local": lambda game, name, scope: scope.env[name],
     "it": lambda game, _, scope: scope.it, "self": lambda game, _, scope: scope.self_,
     "prop": lambda game, detail, scope: _property(game, scope, *_subject(scope, detail)),
+    "rule": lambda game, detail, scope: _rule(game, scope, *_subject(scope, detail)),
     "relative": lambda game, detail, scope: (lambda cell, name: _CELL_SETS[name](game, cell))(*_subject(scope, detail)),
     "global": lambda game, name, scope: scope.state.vars[name],
     "option": lambda game, name, scope: scope.state.options[name],
@@ -175,7 +176,18 @@ def _attribute(game, node, scope):
         return _PLAYER_PROPERTIES[name](game, scope, owner)
     if kind == "event_attr":
         return None if owner is None else owner.get(name)
+    if kind == "rule":
+        return _rule(game, scope, owner, name)
     return _property(game, scope, owner, name)
+
+
+def _rule(game, scope, cell, name):
+    """A piece rule: the body the kind on the cell declares under `rules:`, with `self` the cell."""
+    kind = None if cell is None else scope.state.kind[board_of(cell)][cell_of(cell)]
+    body = _find(game.model.pieces, kind).rules.get(name) if kind is not None else None
+    if body is None:
+        raise RuleError(f"no rule `{name}` for the piece on this cell")
+    return _eval(game, body, scope.bind(self_=cell, it=None, it_is_cell=False))
 
 
 _PLAYER_PROPERTIES = {

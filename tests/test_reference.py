@@ -113,6 +113,9 @@ SCORING = {
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
                " + count(all_corners where empty) * 100",
+    # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
+    "piece rules": "sum(cells where occupied, heft) + 100 * sum(c.heft for c in cells where kind == tree)"
+                   " + 10000 * count(cells where occupied and heft > value)",
     "reading order": "sum(cells where occupied, order) + 1000 * count(cells where it.order < cell(\"C3\").order and"
                      " occupied) + 100000 * max(cells where kind == tree, order)",
     # conditions on a cell's kind and own attributes (interpreter/fastpaths.py): sets of kinds,
@@ -250,6 +253,7 @@ WITH_SELF = {
     "self kind filter": "cells where kind == self.kind or (empty and it in home)",
     "self equals": "(if colour == red then 1 else 0) + (if kind != jade then 10 else 0) + (if none == colour then 100 else 0)",
     "self allowed rule": "allowed(jade, self) and not allowed(rock, self)",
+    "self rule": "if occupied and kind != probe then heft + self.heft else -1",
 }
 
 # Disagreements between the two paths: name -> (needs self, board, expression, scenario, what is wrong).
@@ -299,10 +303,13 @@ board:
 symbols:
   colours: [red, green, grey, blue]
 pieces:
-  ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value]}}
-  jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red)}}
+  ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value],
+          rules: {{heft: value * weight, shine: value + weight}}}}
+  jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red),
+          rules: {{heft: count(adjacent where occupied)}}}}
   rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],
-          place: count(adjacent where occupied) >= 2}}
+          place: count(adjacent where occupied) >= 2,
+          rules: {{heft: "weight + (if any(adjacent where kind == ruby) then heavy(self) else 0)"}}}}
   moss: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where category == gem)}}
   fern: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where colour == self.colour)}}
   reed: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where colour != red)}}
@@ -315,6 +322,7 @@ pieces:
     variable: [colour, value]
     score: count(adjacent where kind == tree) + (if occupied then value else 0)
     marks: {{shaded: surrounding}}
+    rules: {{heft: "2 * count(adjacent where kind == tree) + max(adjacent where kind == ruby, shine)"}}
   probe:
     colour: blue
     category: spirit
@@ -355,6 +363,7 @@ define:
   beside(c): adjacent(c) where it != c
   around(c): count(adjacent(c), it != c)
   stand_ins(c): count(matches(duo, standin = it == c))
+  heavy(c): count(adjacent(c) where kind == rock or kind == ruby)
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
