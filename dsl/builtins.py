@@ -64,6 +64,8 @@ FUNCTIONS = {
                    keywords=(("standin", BOOL), ("missing", NUM), ("distinct", ANY), ("anywhere", BOOL),
                              ("within", CELLS))),
     "allowed": sig([SYM, CELL], BOOL, "whether a piece kind's `place:` rule allows this cell"),
+    # the checker reads the second argument as the name of a mark, not as its value (Checker.uses_call)
+    "uses": sig([SYM, BOOL], BOOL, "whether the rules of a piece kind read or set a mark (and what they read)"),
     "left_of": sig([PLAYER], PLAYER, "the next player clockwise (to the left)"),
     "right_of": sig([PLAYER], PLAYER, "the previous player (to the right)"),
     "next_active": sig([PLAYER], PLAYER, "the next player to the left who has not finished"),

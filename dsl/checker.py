@@ -305,6 +305,8 @@ class Checker:
                 self.expect(arg, scope, NUM, "a shape size")
             self.out.resolved[node] = ("family", node.func)
             return SHAPE
+        if node.func == "uses":
+            return self.uses_call(node, scope)
         signature = FUNCTIONS.get(node.func)
         if signature is None:
             hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)))
@@ -320,6 +322,26 @@ class Checker:
         if node.func == "cards" and len(node.args) == 1:
             return list_of(self.card_type(node.args[0]))
         return result
+
+    def uses_call(self, node, scope):
+        """`uses(KIND, MARK)`: MARK is the name of a mark, not the mark's value on a cell."""
+        self.out.resolved[node] = ("function", "uses")
+        if len(node.args) != 2 or node.kwargs:
+            self.error("E220", f"`uses` takes a piece kind and a mark, like uses(kind, mark); {len(node.args)} "
+                               "argument(s) given", node)
+        if node.args:
+            self.expect(node.args[0], scope, SYM, "the piece kind of `uses`")
+        if len(node.args) >= 2:
+            mark = node.args[1]
+            if isinstance(mark, ast.Name) and mark.id in self.sym.marks:
+                self.out.resolved[mark] = ("mark", mark.id)
+                self.out.types[mark] = SYM
+            else:
+                marks = ", ".join(f"`{m}`" for m in sorted(self.sym.marks)) or "none in this pack"
+                self.error("E210", f"the second argument of `uses` is the name of a mark (marks: {marks})", mark)
+        for extra in node.args[2:]:
+            self.expr(extra, scope)
+        return BOOL
 
     def define_call(self, node, scope):
         define = self.sym.defines[node.func]

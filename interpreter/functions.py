@@ -690,6 +690,11 @@ def _allowed_here(game, kind):
     return f
 
 
+def _uses(compiler, node, args, kwargs):
+    kind, mark = args[0], node.args[1].id  # the checker resolved the second argument as a mark's name
+    return lambda ctx: mark in ctx.game.mark_uses.get(kind(ctx), ())
+
+
 def _player_fn(fn):
     def make(compiler, node, args, kwargs):
         player = args[0]
@@ -779,7 +784,7 @@ def _as_cells(item):
 
 _FUNCTIONS = {
     "groups": _groups, "border": _border, "reaches": _reaches, "distance": _distance,
-    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed,
+    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed, "uses": _uses,
     "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
     "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,

@@ -138,6 +138,7 @@ _NAMES = {
     "region": lambda game, name, scope: _cells(
         game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
     "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
+    "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
     "shape": lambda game, name, scope: game.shapes[name],
     "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
     "define": lambda game, name, scope: _eval(game, _find(game.model.defines, name).body, scope),
@@ -376,6 +377,45 @@ def _placements(game, shape, cells):
     return tuple(sorted(found))
 
 
+def _used_marks(game, kind):
+    """The marks a piece kind sets under `marks:`, and those named anywhere its rules reach."""
+    piece = _find(game.model.pieces, kind)
+    found, seen = set(piece.marks), set()
+    _marks_named(game, (piece.score, piece.place, tuple(piece.marks.values()), tuple(piece.rules.values()),
+                        tuple(stmts for _, stmts in piece.triggers)), found, seen)
+    return found
+
+
+def _marks_named(game, node, found, seen):
+    """Add to `found` the marks named inside `node`, following definitions, rules, `allowed` and `.score`."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            _marks_named(game, item, found, seen)
+        return
+    if not hasattr(node, "__attrs_attrs__") or isinstance(node, (str, int)):
+        return
+    what = game.pack.checked.resolved.get(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Call)) else None
+    follow = ()
+    if what is not None:
+        kind, name = what
+        if kind in ("prop", "attr") and name in _mark_names(game):
+            found.add(name)
+        elif what == ("player_prop", "score"):
+            found.update(_mark_names(game))
+        elif kind == "define":
+            follow = (_find(game.model.defines, name).body,)
+        elif kind == "rule":
+            follow = tuple(p.rules[name] for p in game.model.pieces if name in p.rules)
+        elif what == ("function", "allowed"):
+            follow = tuple(p.place for p in game.model.pieces)
+    if follow and what not in seen:
+        seen.add(what)
+        _marks_named(game, follow, found, seen)
+    for field in node.__attrs_attrs__:
+        if field.name != "span":
+            _marks_named(game, getattr(node, field.name), found, seen)
+
+
 def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell
     return getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
 
@@ -397,6 +437,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "next_active": lambda game, node, scope, p: next(
         (q for q in _ring(scope, p) if int(q) not in scope.state.finished), None),
     "cell": lambda game, node, scope, name: encode(scope.board, game.grid.parse_name(name)),  # KeyError if none
+    "uses": lambda game, node, scope, kind, mark: kind is not None and mark in _used_marks(game, kind),
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
     "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
     "size": lambda game, node, scope, deck: len(scope.state.decks[deck]),

@@ -93,3 +93,32 @@ def test_rules_of_one_name_give_one_type_and_are_read_on_cells():
   fruit: {symbol: F, rules: {takings: 2}, score: fruit.takings}
 """)
     assert found[0][0] == "E211" and "read it on a cell" in found[0][1]
+
+
+USES = """
+  lamp: {symbol: L, marks: {lit: adjacent}}
+  moth: {symbol: M, score: "if lit then 1 else 0"}
+  owl: {symbol: O, rules: {calls: bright(self)}}
+  bat: {symbol: B, score: "sum(adjacent where kind == owl, calls)"}
+  mouse: {symbol: R, place: any(adjacent where lit)}
+  cat: {symbol: C, score: "count(cells where allowed(mouse, it))"}
+  rock: {symbol: K, score: 1}
+"""
+
+
+def test_uses_follows_marks_through_definitions_rules_and_placement_rules():
+    text = PACK.replace("PIECES", USES.strip("\n")) + "define:\n  bright(c): c.lit\n"
+    game = compile_game(load_pack_text(text))
+    state = flow.initial_state(game, 1)
+    value, _ = api.evaluate(game, state, "kinds where uses(it, lit)")
+    assert value == ("lamp", "moth", "owl", "bat", "mouse", "cat")  # all but the rock
+    state.kind[0][0], state.kind[0][1] = "rock", "bat"
+    assert api.evaluate(game, state, "count(cells where uses(kind, lit))")[0] == 1
+
+
+def test_the_second_argument_of_uses_names_a_mark():
+    text = PACK.replace("PIECES", USES.strip("\n")) + "define:\n  bright(c): c.lit\n  wrong: uses(rock, rock)\n"
+    with pytest.raises(PackError) as err:
+        load_pack_text(text)
+    [diag] = err.value.diagnostics
+    assert diag.code == "E210" and "the name of a mark (marks: `lit`)" in diag.message

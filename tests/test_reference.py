@@ -116,6 +116,9 @@ SCORING = {
     # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
     "piece rules": "sum(cells where occupied, heft) + 100 * sum(c.heft for c in cells where kind == tree)"
                    " + 10000 * count(cells where occupied and heft > value)",
+    # `uses`: tree sets `shaded`, jade reads it through a definition; the rest do not
+    "uses": "count(cells where uses(kind, shaded)) + 100 * count(kinds where uses(it, shaded))"
+            " + 10000 * count(cells where occupied and not uses(kind, shaded))",
     "reading order": "sum(cells where occupied, order) + 1000 * count(cells where it.order < cell(\"C3\").order and"
                      " occupied) + 100000 * max(cells where kind == tree, order)",
     # conditions on a cell's kind and own attributes (interpreter/fastpaths.py): sets of kinds,
@@ -306,7 +309,7 @@ pieces:
   ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value],
           rules: {{heft: value * weight, shine: value + weight}}}}
   jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red),
-          rules: {{heft: count(adjacent where occupied)}}}}
+          rules: {{heft: "count(adjacent where occupied) + (if in_shade(self) then 1 else 0)"}}}}
   rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],
           place: count(adjacent where occupied) >= 2,
           rules: {{heft: "weight + (if any(adjacent where kind == ruby) then heavy(self) else 0)"}}}}
@@ -364,6 +367,7 @@ define:
   around(c): count(adjacent(c), it != c)
   stand_ins(c): count(matches(duo, standin = it == c))
   heavy(c): count(adjacent(c) where kind == rock or kind == ruby)
+  in_shade(c): c.shaded
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
