@@ -64,6 +64,8 @@ FUNCTIONS = {
                    keywords=(("standin", BOOL), ("missing", NUM), ("distinct", ANY), ("anywhere", BOOL),
                              ("within", CELLS))),
     "allowed": sig([SYM, CELL], BOOL, "whether a piece kind's `place:` rule allows this cell"),
+    # the checker reads the second argument as the name of a mark, not as its value (Checker.uses_call)
+    "uses": sig([SYM, BOOL], BOOL, "whether the rules of a piece kind read or set a mark (and what they read)"),
     "left_of": sig([PLAYER], PLAYER, "the next player clockwise (to the left)"),
     "right_of": sig([PLAYER], PLAYER, "the previous player (to the right)"),
     "next_active": sig([PLAYER], PLAYER, "the next player to the left who has not finished"),
@@ -91,7 +93,8 @@ VALUES = {
     "kinds": (list_of(SYM), "every piece kind of the pack"),
     "round": (NUM, "the number of the current round, from 1"),
     "edge": (CELLS, "the cells on the edge of the board"),
-    "corners": (CELLS, "the corner cells of the board"),
+    "corners": (CELLS, "the cells at the corners of the board's outline (holes inside the board make none)"),
+    "all_corners": (CELLS, "the cells at the corners of the board's outline and of its holes"),
     "center": (CELLS, "the cells nearest the centre of the board"),
     "true": (BOOL, "true"),
     "false": (BOOL, "false"),
@@ -107,6 +110,7 @@ CELL_PROPERTIES = {
     "name": (STR, "the cell's name, like B2"),
     "x": (NUM, "the cell's column, from 0"),
     "y": (NUM, "the cell's row, from 0"),
+    "order": (NUM, "the cell's place in the board's reading order, from 0 (row by row, as `cells` lists them)"),
 }
 
 # Properties of a player (`right.score`, `p.cells`).

@@ -81,6 +81,8 @@ class Checker:
         # checking grows with the pack, not with the number of paths through it
         self.define_types: dict = {}
         self.removed: dict = {}  # name -> the extends.Removal that took it out (a note on unknown names)
+        self.rule_types: dict = {}  # a piece rule's name -> the join of its bodies' types, each checked once
+        self.rules_expanding: list = []  # piece rules being checked, to catch a rule that uses itself
 
     # ------------------------------------------------------------- helpers
     def error(self, code, message, node, hint=None):
@@ -96,6 +98,7 @@ class Checker:
         names = set(scope.locals) | set(VALUES) | self.sym.all_names() | {"it", "self"}
         if scope.it == CELL or scope.self_type == CELL:
             names |= set(CELL_PROPERTIES) | set(self.sym.piece_attributes) | set(self.sym.marks)
+            names |= set(self.sym.rules)
             names |= set(CELL_RELATIVE)
         return sorted(names)
 
@@ -148,6 +151,8 @@ class Checker:
                 return ("prop", name), BOOL
             if name in self.sym.piece_attributes:
                 return ("prop", name), self.sym.piece_attributes[name]
+            if name in self.sym.rules:
+                return ("rule", name), self.rule_type(name)
             if name in CELL_RELATIVE:
                 return ("relative", name), FUNCTIONS[name].result
         if subject == SYM and name in self.sym.piece_attributes:
@@ -179,6 +184,13 @@ class Checker:
         elif owner == EVENT:
             self.out.resolved[node] = ("event_attr", name)
             return EVENT_ATTRIBUTES.get(name, ANY)
+        elif owner in (CELL, SYM, ANY) and name in self.sym.rules and name not in self.sym.piece_attributes:
+            if owner == SYM:
+                self.error("E211", f"`{name}` is a rule of the pieces that declare it: read it on a cell "
+                                   f"holding one (`c.{name}`), not on a piece kind", node)
+                return ANY
+            self.out.resolved[node] = ("rule", name)
+            return self.rule_type(name)
         elif owner in (CELL, SYM, ANY):
             table = dict(self.sym.piece_attributes)
             if owner in (CELL, ANY):
@@ -297,6 +309,8 @@ class Checker:
                 self.expect(arg, scope, NUM, "a shape size")
             self.out.resolved[node] = ("family", node.func)
             return SHAPE
+        if node.func == "uses":
+            return self.uses_call(node, scope)
         signature = FUNCTIONS.get(node.func)
         if signature is None:
             hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)))
@@ -312,6 +326,26 @@ class Checker:
         if node.func == "cards" and len(node.args) == 1:
             return list_of(self.card_type(node.args[0]))
         return result
+
+    def uses_call(self, node, scope):
+        """`uses(KIND, MARK)`: MARK is the name of a mark, not the mark's value on a cell."""
+        self.out.resolved[node] = ("function", "uses")
+        if len(node.args) != 2 or node.kwargs:
+            self.error("E220", f"`uses` takes a piece kind and a mark, like uses(kind, mark); {len(node.args)} "
+                               "argument(s) given", node)
+        if node.args:
+            self.expect(node.args[0], scope, SYM, "the piece kind of `uses`")
+        if len(node.args) >= 2:
+            mark = node.args[1]
+            if isinstance(mark, ast.Name) and mark.id in self.sym.marks:
+                self.out.resolved[mark] = ("mark", mark.id)
+                self.out.types[mark] = SYM
+            else:
+                marks = ", ".join(f"`{m}`" for m in sorted(self.sym.marks)) or "none in this pack"
+                self.error("E210", f"the second argument of `uses` is the name of a mark (marks: {marks})", mark)
+        for extra in node.args[2:]:
+            self.expr(extra, scope)
+        return BOOL
 
     def define_call(self, node, scope):
         define = self.sym.defines[node.func]
@@ -341,6 +375,34 @@ class Checker:
         t = self.expr(define.body, inner)
         self.expanding.pop()
         self.define_types[key] = t
+        return t
+
+    def rule_type(self, name) -> Type:
+        """The type of a piece rule: the join of every kind's body of that name, checked once, with
+        `self` the cell; a rule that uses itself (through definitions or other rules) is E240."""
+        known = self.rule_types.get(name)
+        if known is not None:
+            return known
+        bodies = self.sym.rules.get(name, ())
+        if name in self.rules_expanding:
+            first = next((body for _, body in bodies if body is not None), None)
+            if first is not None:
+                self.error("E240", f"rule `{name}` uses itself", first,
+                           "a rule may read other rules, but not, through them or definitions, itself")
+            return ANY
+        self.rules_expanding.append(name)
+        t, first_kind = NONE, None
+        for kind, body in bodies:
+            if body is None:
+                continue
+            body_t = self.expr(body, Scope({}, self_type=CELL))
+            joined = body_t if t == NONE else join(t, body_t)
+            if joined == ANY and ANY not in (t, body_t) and t != NONE:
+                self.error("E206", f"rule `{name}` gives a {body_t} here but a {t} on `{first_kind}`", body)
+            t, first_kind = joined, first_kind or kind
+        self.rules_expanding.pop()
+        t = ANY if t == NONE else t
+        self.rule_types[name] = t
         return t
 
     def call_args(self, node, scope, signature):
@@ -670,6 +732,8 @@ def _check_pieces(checker: Checker, model) -> None:
         for name, mark in piece.marks.items():
             if mark is not None:
                 checker.expr(mark, attrs.evolve(scope, in_marks=True))
+        for name in piece.rules:
+            checker.rule_type(name)  # every kind's body of the rule, once
         for event, effect in piece.triggers:
             checker.block(effect, Scope({"event": EVENT}, self_type=CELL))
 

@@ -429,11 +429,13 @@ def bounds(node, lints, depth: int = 0) -> tuple:
         if found[0] == "define":
             define = lints.defines.get(found[1])
             return sub(define.body) if define is not None and define.body is not None else (None, None)
-        if found == ("value", "round") or (found[0] == "prop" and found[1] in ("x", "y")):
+        if found == ("value", "round") or (found[0] == "prop" and found[1] in ("x", "y", "order")):
             if found[1] == "x":
                 return 0, f.columns - 1
             if found[1] == "y":
                 return 0, f.rows - 1
+            if found[1] == "order":
+                return 0, f.cells - 1
             return 1, None
         if found[0] == "prop" and found[1] in ("empty", "occupied"):
             return 0, 1
@@ -504,7 +506,7 @@ def max_length(node, lints, depth: int = 0):
     if isinstance(node, ast.Attribute) and found == ("player_prop", "cells"):
         return f.cells
     if what == "value":
-        return {"cells": f.cells, "edge": f.cells, "corners": f.cells, "center": f.cells,
+        return {"cells": f.cells, "edge": f.cells, "corners": f.cells, "all_corners": f.cells, "center": f.cells,
                 "players": f.players, "others": max(0, f.players - 1)}.get(name)
     if what == "region":
         region = lints.model.board.regions.get(name)

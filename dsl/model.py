@@ -50,6 +50,7 @@ class PieceDef:
     place: Any  # ast expr (a condition on the target cell) or None
     triggers: tuple  # (event name, statements) run for each piece of this kind
     span: Any
+    rules: dict = attrs.field(factory=dict)  # rule name -> ast expr, read on a cell holding the piece
 
 
 @attrs.frozen

@@ -105,7 +105,7 @@ def read_symbols(r: Reader, node) -> dict:
     return symbols
 
 
-PIECE_KEYS = ("symbol", "score", "label", "marks", "place", "variable", "on", "doc")
+PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "on", "doc")
 
 
 def read_pieces(r: Reader, node) -> tuple:
@@ -121,6 +121,7 @@ def read_pieces(r: Reader, node) -> tuple:
                 r.bag.warning("W018", f"`{k.value}` is read as an attribute of `{key.value}`", k.span, hint=close)
             attributes[str(k.value)] = (r.scalar(v, f"attribute `{k.value}`", (str, int, bool)), v.span)
         marks = {str(k.value): r.expr(v, f"mark `{k.value}`") for k, v in _entries(r, m.get("marks"), "marks")}
+        rules = {str(k.value): r.expr(v, f"rule `{k.value}`") for k, v in _entries(r, m.get("rules"), "rules")}
         variable = tuple(str(r.text(v, "an attribute name")) for v in r.sequence(m.get("variable"), "variable"))
         pieces.append(PieceDef(
             name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
@@ -129,7 +130,7 @@ def read_pieces(r: Reader, node) -> tuple:
             place=r.expr(m.get("place"), "place"),
             triggers=tuple((str(k.value), r.effect(v, f"trigger `on: {k.value}`"))
                            for k, v in _entries(r, m.get("on"), "on")),
-            span=key.span))
+            span=key.span, rules=rules))
     return tuple(pieces)
 
 

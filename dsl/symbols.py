@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import attrs
 
+from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE
 from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of
 
 RESERVED = {"it", "self", "me"}
@@ -18,6 +19,7 @@ class SymbolTable:
     kinds: dict = attrs.field(factory=dict)
     piece_attributes: dict = attrs.field(factory=dict)  # name -> Type
     marks: set = attrs.field(factory=set)
+    rules: dict = attrs.field(factory=dict)  # rule name -> ((piece kind, expr), ...): the kinds' own rules
     symbol_sets: dict = attrs.field(factory=dict)  # name -> tuple of symbols
     symbols: set = attrs.field(factory=set)
     shapes: dict = attrs.field(factory=dict)
@@ -147,6 +149,28 @@ def _collect_attributes(t: SymbolTable, model, bag) -> None:
         for name in piece.variable:
             t.piece_attributes.setdefault(name, SYM)
         t.marks.update(piece.marks)
+    for piece in model.pieces:
+        for name, expr in piece.rules.items():
+            clash = _property_clash(t, name)
+            if clash is not None:
+                bag.error("E205", f"`{name}` names both a rule of `{piece.name}` and {clash}", expr.span if expr
+                          is not None else piece.span, hint="a cell's rules, attributes, marks and properties "
+                          "share one namespace")
+                continue
+            t.rules[name] = t.rules.get(name, ()) + ((piece.name, expr),)
+
+
+def _property_clash(t: SymbolTable, name: str):
+    """What else `name` means on a cell (an attribute, a mark, a built-in property), or None."""
+    if name in t.piece_attributes:
+        return "an attribute of a piece"
+    if name in t.marks:
+        return "a mark"
+    if name in CELL_PROPERTIES or name in CELL_RELATIVE:
+        return "a property every cell has"
+    if name in RESERVED:
+        return "a reserved word"
+    return None
 
 
 def die_type(table: SymbolTable, die):

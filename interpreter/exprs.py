@@ -90,6 +90,12 @@ class ExprCompiler:
     def name_prop(self, name, node):
         return functions.current_reader(self.game, name)
 
+    def name_mark(self, name, node):  # the name of a mark, as `uses` takes it
+        return lambda ctx: name
+
+    def name_rule(self, name, node):
+        return functions.current_rule_reader(self.game, name, node.span)
+
     def name_relative(self, name, node):
         table = self.game.cell_tables[name]
         current = functions.current_cell
@@ -169,6 +175,9 @@ class ExprCompiler:
             return lambda ctx: ctx.state.pvars[obj(ctx)][name]
         if kind == "event_attr":
             return lambda ctx: obj(ctx).get(name)
+        if kind == "rule":  # `c.points`: the rule of the piece on that cell
+            read_rule = functions.rule_reader(self.game, name, node.span)
+            return lambda ctx: read_rule(ctx, obj(ctx))
         if kind == "player_prop":
             read = functions.PLAYER_PROPERTIES[name]
             if self.reads_it(node.obj):  # `players where not it.finished`

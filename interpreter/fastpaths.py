@@ -262,6 +262,17 @@ class _Conditions:
             return Kinds((frozenset(k for k, attrs in static.items() if attrs.get(name)), False))
         return None
 
+    def n_Call(self, node):
+        """`uses(kind, m)` on the cell: the kinds whose rules use the mark."""
+        uses = getattr(self.game, "mark_uses", None)
+        if (self.resolved.get(node) != ("function", "uses") or uses is None or len(node.args) != 2
+                or self.resolved.get(node.args[0]) != ("prop", "kind")):
+            return None
+        mark = self.resolved.get(node.args[1])
+        if mark is None or mark[0] != "mark":
+            return None
+        return Kinds((frozenset(k for k, used in uses.items() if mark[1] in used), False))
+
     # ----------------------------------------------------------- comparisons
     def _comparison(self, node):
         for prop_side, value_side, op in ((node.left, node.right, node.op),

@@ -72,7 +72,42 @@ _CELL_READERS = {
     "name": lambda ctx, cell: ctx.game.grid.name(cell & CELL_MASK),
     "x": lambda ctx, cell: ctx.game.grid.col(cell & CELL_MASK),
     "y": lambda ctx, cell: ctx.game.grid.row(cell & CELL_MASK),
+    "order": lambda ctx, cell: cell & CELL_MASK,  # a grid numbers its cells in reading order (geometry.py)
 }
+
+def rule_reader(game, name, span=None):
+    """A function (ctx, cell) -> the value of rule `name` of the piece on the cell, run with `self`
+    that cell (`me` and the locals stay the caller's). A cell whose piece declares no such rule,
+    or an empty one, is an error that says so: no kind takes another's rule by default."""
+    def read_rule(ctx, cell):
+        kind = None if cell is None else ctx.state.kind[cell >> CELL_BITS][cell & CELL_MASK]
+        rule = game.piece_rules[name].get(kind)
+        if rule is None:
+            raise RuleError(_no_rule(game, name, kind, cell), span)
+        saved_self, saved_it = ctx.self_, ctx.it
+        ctx.self_, ctx.it = cell, None
+        try:
+            return rule(ctx)
+        finally:
+            ctx.self_, ctx.it = saved_self, saved_it
+    return read_rule
+
+
+def _no_rule(game, name, kind, cell) -> str:
+    declared = ", ".join(f"`{k}`" for k in game.piece_rules[name])
+    if cell is None:
+        return f"rule `{name}` is read on no cell (`none`); the kinds declaring it: {declared}"
+    where = game.grid.name(cell & CELL_MASK)
+    if kind is None:
+        return f"{where} is empty: it has no rule `{name}` (the kinds declaring it: {declared})"
+    return f"`{kind}` on {where} has no rule `{name}`: declare it under the kind's `rules:` (as {declared} do)"
+
+
+def current_rule_reader(game, name, span=None):
+    """A function (ctx) -> rule `name` of the current cell (`it` in a filter on cells, else `self`)."""
+    read = rule_reader(game, name, span)
+    return lambda ctx: read(ctx, current_cell(ctx))
+
 
 def current_reader(game, name):
     """A function (ctx) -> property `name` of the current cell (see current_cell).
@@ -177,6 +212,7 @@ VALUE_READERS = {
     "round": lambda game: (lambda ctx: ctx.state.round),
     "edge": lambda game: (lambda ctx: game.regions["edge"][ctx.board]),
     "corners": lambda game: (lambda ctx: game.regions["corners"][ctx.board]),
+    "all_corners": lambda game: (lambda ctx: game.regions["all_corners"][ctx.board]),
     "center": lambda game: (lambda ctx: game.regions["center"][ctx.board]),
     "true": lambda game: (lambda ctx: True),
     "false": lambda game: (lambda ctx: False),
@@ -654,6 +690,11 @@ def _allowed_here(game, kind):
     return f
 
 
+def _uses(compiler, node, args, kwargs):
+    kind, mark = args[0], node.args[1].id  # the checker resolved the second argument as a mark's name
+    return lambda ctx: mark in ctx.game.mark_uses.get(kind(ctx), ())
+
+
 def _player_fn(fn):
     def make(compiler, node, args, kwargs):
         player = args[0]
@@ -743,7 +784,7 @@ def _as_cells(item):
 
 _FUNCTIONS = {
     "groups": _groups, "border": _border, "reaches": _reaches, "distance": _distance,
-    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed,
+    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed, "uses": _uses,
     "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
     "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,

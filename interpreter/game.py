@@ -183,7 +183,7 @@ def _tables(game, model):
         for cell in grid.cells:
             pairs[base | cell] = tuple((base | a, base | b) for a, b in grid.opposite_pairs[cell])
     game.cell_tables["opposite_pairs"] = pairs
-    regions = {"edge": grid.edge, "corners": grid.corners, "center": grid.center}
+    regions = {"edge": grid.edge, "corners": grid.corners, "all_corners": grid.all_corners, "center": grid.center}
     for name, cell_list in model.board.regions.items():
         regions[name] = _region_cells(grid, cell_list)
     game.regions = {name: [tuple(sorted(b << CELL_BITS | c for c in cells)) for b in range(game.boards)]
@@ -210,9 +210,18 @@ def _pieces(game, model, exprs, effects):
     game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
     game.symbols = {p.name: p.symbol for p in model.pieces}
     game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
+    game.mark_uses = mark_uses(model, game.pack.checked.resolved)  # before any rule is compiled: `uses` reads it
     game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
                          for p in model.pieces if p.score is not None}
     game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
+    game.piece_rules = {}  # rule name -> piece kind -> its compiled rule (filled before any is compiled:
+    for piece in model.pieces:  # a rule may read another kind's rule)
+        for name in piece.rules:
+            game.piece_rules.setdefault(name, {})
+    for piece in model.pieces:
+        for name, rule in piece.rules.items():
+            if rule is not None:
+                game.piece_rules[name][piece.name] = exprs.compile(rule)
     game.marks = {p.name: tuple((m, exprs.compile(e)) for m, e in p.marks.items() if e is not None)
                   for p in model.pieces if p.marks}
     game.triggers, game.trigger_spans = {}, {}
@@ -221,6 +230,53 @@ def _pieces(game, model, exprs, effects):
             if effect:
                 game.triggers.setdefault(event, []).append((piece.name, effects.block(effect)))
                 game.trigger_spans.setdefault(piece.name, (effect[0].span, weight(effect)))
+
+
+def mark_uses(model, resolved) -> dict:
+    """Piece kind -> the marks its rules use: the marks it sets (`marks:`) and every mark read by
+    its score, placement rule, marks, named rules and triggers, and by what those read in turn
+    (definitions, the rules of that name of every kind, the placement rules `allowed` asks,
+    and every mark for a player's `score`)."""
+    from boardrule.dsl.lints import walk
+    marks = frozenset(m for p in model.pieces for m in p.marks)
+    parts = {("define", d.name): d.body for d in model.defines}  # what a rule may read, by key
+    parts[("allowed", None)] = tuple(p.place for p in model.pieces)
+    for piece in model.pieces:
+        for name, body in piece.rules.items():
+            parts[("rule", name)] = parts.get(("rule", name), ()) + (body,)
+
+    def direct(roots):
+        """(the marks read right here, the keys of the parts read from here)."""
+        found, refs = set(), set()
+        for node in walk(roots):
+            what = resolved.get(node) if type(node).__name__ in ("Name", "Attribute", "Call") else None
+            if what is None:
+                continue
+            if what[0] in ("prop", "attr") and what[1] in marks:
+                found.add(what[1])
+            elif what[0] in ("define", "rule"):
+                refs.add(what)
+            elif what == ("function", "allowed"):
+                refs.add(("allowed", None))
+            elif what == ("player_prop", "score"):
+                found |= marks  # a score sheet reads every mark
+        return found, refs
+
+    edges = {key: direct(body) for key, body in parts.items()}
+
+    def uses(piece) -> frozenset:
+        found, todo = direct((piece.score, piece.place, piece.marks, piece.rules, piece.triggers))
+        found |= set(piece.marks)
+        seen = set(todo)
+        todo = list(todo)
+        while todo:  # definitions and rules may read each other: every part reached once
+            more, refs = edges.get(todo.pop(), ((), ()))
+            found |= more
+            todo.extend(r for r in refs if r not in seen)
+            seen |= refs
+        return frozenset(found)
+
+    return {p.name: uses(p) for p in model.pieces}
 
 
 def _shapes(game, model, exprs):

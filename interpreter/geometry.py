@@ -200,6 +200,7 @@ class Grid:
     column_cells: tuple = _table()
     edge: frozenset = _table()
     corners: frozenset = _table()
+    all_corners: frozenset = _table()
     center: frozenset = _table()
     _col_of: tuple = _table()
     _row_of: tuple = _table()
@@ -309,7 +310,8 @@ def make_grid(kind: str, columns: int, rows: int, mask: Iterable | None = None,
         row_cells=tuple(rows_t[r] for _, r in positions),
         column_cells=tuple(cols_t[c] for c, _ in positions),
         edge=_edge(kind, adjacency, tables["neighbours"]),
-        corners=_corners(kind, mask, positions, index, columns, rows, tables),
+        corners=_corners(kind, layout, positions, columns, rows, _holes(kind, layout, positions, columns, rows)),
+        all_corners=_corners(kind, layout, positions, columns, rows, frozenset()),
         center=_center(kind, layout, lattice),
         col_of=tuple(c for c, _ in positions), row_of=tuple(r for _, r in positions),
         index=tuple(index), by_name={n: i for i, n in enumerate(names)},
@@ -393,31 +395,58 @@ def _edge(kind, adjacency, neighbours):
     return frozenset(c for c, near in enumerate(neighbours) if len(near) < full)
 
 
-def _corners(kind, mask, positions, index, columns, rows, tables):
-    """Corner cells.
+def _holes(kind, layout, positions, columns, rows) -> frozenset:
+    """The holes of a masked board: the positions of its bounding box without a cell that no
+    path of such positions, side by side (a hex's six sides), links to the outside of the box.
+    A gap cut into the board's outline from outside is no hole."""
+    present = set(positions)
+    missing = {(c, r) for r in range(rows) for c in range(columns)} - present
+    if not missing:
+        return frozenset()
 
-    Square grids: cells missing a horizontal and a vertical orthogonal
-    neighbour (the convex corners of the outline; on a full rectangle of at
-    least 2 x 2 exactly its four corners; in a one-cell-wide corridor only
-    its ends and bends, not every cell).
-    Hex grids on a full rectangle: the four bounding-box corner cells (a rule
-    by neighbour count would also pick every other cell of the zig-zag edges).
-    Masked hex grids: cells with at most 3 neighbours (the six corners of a
-    hexagon-shaped board; note it also picks the protruding cells of any
-    zig-zag edge).
+    def beside(c, r):
+        if kind == SQUARE:
+            return [(c + dc, r + dr) for dc, dr in ORTHOGONAL_STEPS]
+        q, s = offset_to_axial(c, r, layout)
+        return [axial_to_offset(q + dq, s + ds, layout) for dq, ds in AXIAL_DIRECTIONS]
+
+    outside = [p for p in missing if any(not (0 <= c < columns and 0 <= r < rows) for c, r in beside(*p))]
+    reached, todo = set(outside), list(outside)
+    while todo:
+        for p in beside(*todo.pop()):
+            if p in missing and p not in reached:
+                reached.add(p)
+                todo.append(p)
+    return frozenset(missing - reached)
+
+
+def _corners(kind, layout, positions, columns, rows, filled) -> frozenset:
+    """The cells at the corners of the outline the cells make, the positions `filled` counted as cells.
+
+    `corners` fills the holes (`_holes`): the board's outer corners, the holes inside it
+    making none; `all_corners` fills nothing: the holes' corners too.
+    Square grids: cells missing a neighbour on the left or the right and one above or below
+    (the corners of the outline; on a full rectangle of at least 2 x 2 exactly its four
+    corners; in a one-cell-wide corridor only its ends and bends, not every cell).
+    Hex grids on a full rectangle: the four bounding-box corner cells (a rule by neighbour
+    count would also pick every other cell of the zig-zag edges).
+    Other hex grids: cells with at most 3 neighbours (the six corners of a hexagon-shaped
+    board; note it also picks the protruding cells of any zig-zag edge).
     """
-    def exists(c, r):
-        return 0 <= c < columns and 0 <= r < rows and index[r * columns + c] is not None
-
+    present = set(positions) | filled
     if kind == SQUARE:
         return frozenset(
             cell for cell, (c, r) in enumerate(positions)
-            if not (exists(c - 1, r) and exists(c + 1, r))
-            and not (exists(c, r - 1) and exists(c, r + 1)))
-    if mask is None:
-        box = ((0, 0), (columns - 1, 0), (0, rows - 1), (columns - 1, rows - 1))
-        return frozenset(index[r * columns + c] for c, r in box)
-    return frozenset(c for c, near in enumerate(tables["neighbours"]) if len(near) <= 3)
+            if not ((c - 1, r) in present and (c + 1, r) in present)
+            and not ((c, r - 1) in present and (c, r + 1) in present))
+    if len(present) == columns * rows:
+        box = {(0, 0), (columns - 1, 0), (0, rows - 1), (columns - 1, rows - 1)}
+        return frozenset(cell for cell, p in enumerate(positions) if p in box)
+
+    def neighbours(c, r):
+        q, s = offset_to_axial(c, r, layout)
+        return sum(axial_to_offset(q + dq, s + ds, layout) in present for dq, ds in AXIAL_DIRECTIONS)
+    return frozenset(cell for cell, (c, r) in enumerate(positions) if neighbours(c, r) <= 3)
 
 
 def _center(kind, layout, lattice):

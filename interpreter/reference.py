@@ -130,6 +130,7 @@ _NAMES = {
     "local": lambda game, name, scope: scope.env[name],
     "it": lambda game, _, scope: scope.it, "self": lambda game, _, scope: scope.self_,
     "prop": lambda game, detail, scope: _property(game, scope, *_subject(scope, detail)),
+    "rule": lambda game, detail, scope: _rule(game, scope, *_subject(scope, detail)),
     "relative": lambda game, detail, scope: (lambda cell, name: _CELL_SETS[name](game, cell))(*_subject(scope, detail)),
     "global": lambda game, name, scope: scope.state.vars[name],
     "option": lambda game, name, scope: scope.state.options[name],
@@ -137,6 +138,7 @@ _NAMES = {
     "region": lambda game, name, scope: _cells(
         game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
     "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
+    "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
     "shape": lambda game, name, scope: game.shapes[name],
     "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
     "define": lambda game, name, scope: _eval(game, _find(game.model.defines, name).body, scope),
@@ -159,6 +161,7 @@ _VALUES = {
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
+    "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
     "center": lambda game, scope: _cells(game, scope.board, game.grid.center),
     "true": lambda game, scope: True, "false": lambda game, scope: False, "none": lambda game, scope: None,
 }
@@ -174,7 +177,18 @@ def _attribute(game, node, scope):
         return _PLAYER_PROPERTIES[name](game, scope, owner)
     if kind == "event_attr":
         return None if owner is None else owner.get(name)
+    if kind == "rule":
+        return _rule(game, scope, owner, name)
     return _property(game, scope, owner, name)
+
+
+def _rule(game, scope, cell, name):
+    """A piece rule: the body the kind on the cell declares under `rules:`, with `self` the cell."""
+    kind = None if cell is None else scope.state.kind[board_of(cell)][cell_of(cell)]
+    body = _find(game.model.pieces, kind).rules.get(name) if kind is not None else None
+    if body is None:
+        raise RuleError(f"no rule `{name}` for the piece on this cell")
+    return _eval(game, body, scope.bind(self_=cell, it=None, it_is_cell=False))
 
 
 _PLAYER_PROPERTIES = {
@@ -189,6 +203,9 @@ _CELL_PROPERTIES = {  # (game, kind, owner, cell) -> value
     "empty": lambda game, kind, owner, cell: kind is None, "occupied": lambda game, kind, owner, cell: kind is not None,
     "name": lambda game, kind, owner, cell: game.grid.name(cell),
     "x": lambda game, kind, owner, cell: game.grid.col(cell), "y": lambda game, kind, owner, cell: game.grid.row(cell),
+    # reading order: the cells before it, row by row and left to right in each row (holes skipped)
+    "order": lambda game, kind, owner, cell: sum(
+        1 for c in game.grid.cells if (game.grid.row(c), game.grid.col(c)) < (game.grid.row(cell), game.grid.col(cell))),
 }
 
 
@@ -360,6 +377,45 @@ def _placements(game, shape, cells):
     return tuple(sorted(found))
 
 
+def _used_marks(game, kind):
+    """The marks a piece kind sets under `marks:`, and those named anywhere its rules reach."""
+    piece = _find(game.model.pieces, kind)
+    found, seen = set(piece.marks), set()
+    _marks_named(game, (piece.score, piece.place, tuple(piece.marks.values()), tuple(piece.rules.values()),
+                        tuple(stmts for _, stmts in piece.triggers)), found, seen)
+    return found
+
+
+def _marks_named(game, node, found, seen):
+    """Add to `found` the marks named inside `node`, following definitions, rules, `allowed` and `.score`."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            _marks_named(game, item, found, seen)
+        return
+    if not hasattr(node, "__attrs_attrs__") or isinstance(node, (str, int)):
+        return
+    what = game.pack.checked.resolved.get(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Call)) else None
+    follow = ()
+    if what is not None:
+        kind, name = what
+        if kind in ("prop", "attr") and name in _mark_names(game):
+            found.add(name)
+        elif what == ("player_prop", "score"):
+            found.update(_mark_names(game))
+        elif kind == "define":
+            follow = (_find(game.model.defines, name).body,)
+        elif kind == "rule":
+            follow = tuple(p.rules[name] for p in game.model.pieces if name in p.rules)
+        elif what == ("function", "allowed"):
+            follow = tuple(p.place for p in game.model.pieces)
+    if follow and what not in seen:
+        seen.add(what)
+        _marks_named(game, follow, found, seen)
+    for field in node.__attrs_attrs__:
+        if field.name != "span":
+            _marks_named(game, getattr(node, field.name), found, seen)
+
+
 def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell
     return getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
 
@@ -381,6 +437,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "next_active": lambda game, node, scope, p: next(
         (q for q in _ring(scope, p) if int(q) not in scope.state.finished), None),
     "cell": lambda game, node, scope, name: encode(scope.board, game.grid.parse_name(name)),  # KeyError if none
+    "uses": lambda game, node, scope, kind, mark: kind is not None and mark in _used_marks(game, kind),
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
     "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
     "size": lambda game, node, scope, deck: len(scope.state.decks[deck]),

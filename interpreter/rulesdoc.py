@@ -85,6 +85,7 @@ _ARITH_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%":
 _LIST_WORDS = {"cells": "cells", "adjacent": "adjacent cells", "surrounding": "surrounding cells",
                "row": "cells of its row", "column": "cells of its column", "players": "players",
                "others": "other players", "edge": "edge cells", "corners": "corner cells",
+               "all_corners": "corner cells of the board and of its holes",
                "center": "centre cells", "kinds": "piece kinds"}
 
 
@@ -446,8 +447,10 @@ def patterns_of(game, piece) -> list:
 
 
 def has_rules(game, piece) -> bool:
-    """Does the piece kind have rules of its own (a pattern, a placement rule, a score, marks, triggers)?"""
-    return bool(patterns_of(game, piece) or piece.place or piece.score or piece.marks or piece.triggers)
+    """Does the piece kind have rules of its own (a pattern, a placement rule, a score, marks, named rules,
+    triggers)?"""
+    return bool(patterns_of(game, piece) or piece.place or piece.score or piece.marks or piece.rules
+                or piece.triggers)
 
 
 def piece_blocks(game, piece, say=None, level: int = 3) -> list:
@@ -468,6 +471,9 @@ def piece_blocks(game, piece, say=None, level: int = 3) -> list:
     for mark, expr in piece.marks.items():
         if expr is not None:
             items.append((Strong(f"marks {mark}"), ": ", Code(unparse(expr))))
+    for name, expr in piece.rules.items():
+        if expr is not None:
+            items.append(_rule(f"its rule {name}", say.value(expr), expr))
     if items:
         blocks.append(Items(tuple(items)))
     for event, effect in piece.triggers:

@@ -113,6 +113,30 @@ def test_corners_on_masked_square():
     assert names(ring, ring.corners) == ["A1", "A3", "C1", "C3"]
 
 
+def test_corners_are_the_outer_corners_and_all_corners_those_of_the_holes_too():
+    # A 5 x 5 board with a cross-shaped hole: B2 D2 B4 D4 are corners of the hole only.
+    hole = {(2, 1), (1, 2), (2, 2), (3, 2), (2, 3)}
+    g = make_grid("square", 5, 5, mask={(c, r) for c in range(5) for r in range(5)} - hole)
+    assert names(g, g.corners) == ["A1", "A5", "E1", "E5"]
+    assert names(g, g.all_corners) == ["A1", "A5", "B2", "B4", "D2", "D4", "E1", "E5"]
+    # A notch cut into the outline from outside is no hole: its corners are the board's.
+    notch = make_grid("square", 5, 4, mask={(c, r) for c in range(5) for r in range(4)} - {(2, 0), (2, 1)})
+    assert names(notch, notch.corners) == ["A1", "A4", "B1", "D1", "E1", "E4"]
+    assert notch.corners == notch.all_corners
+    # The L of one cell's width has no hole; the ring's one-cell hole has no corners of its own.
+    ell = make_grid("square", 3, 3, mask={(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)})
+    ring = make_grid("square", 3, 3, mask={(c, r) for c in range(3) for r in range(3)} - {(1, 1)})
+    assert ell.all_corners == ell.corners and ring.all_corners == ring.corners
+
+
+def test_a_hole_in_a_hex_board_makes_no_corners():
+    full = {(c, r) for c in range(7) for r in range(6)}
+    hole = {(3, 2), (3, 3), (2, 2), (4, 2)}  # D3 D4 C3 E3
+    h = make_grid("hex", 7, 6, mask=full - hole)
+    assert names(h, h.corners) == ["A1", "A6", "G1", "G6"]
+    assert len(h.all_corners) > 4 and h.corners < h.all_corners
+
+
 def test_distances():
     g = make_grid("square", 4, 4)
     a1, d4, b3 = g.parse_name("A1"), g.parse_name("D4"), g.parse_name("B3")

@@ -111,7 +111,16 @@ SCORING = {
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
     "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens()) then 1 else 0)",
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
-    "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)",
+    "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
+               " + count(all_corners where empty) * 100",
+    # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
+    "piece rules": "sum(cells where occupied, heft) + 100 * sum(c.heft for c in cells where kind == tree)"
+                   " + 10000 * count(cells where occupied and heft > value)",
+    # `uses`: tree sets `shaded`, jade reads it through a definition; the rest do not
+    "uses": "count(cells where uses(kind, shaded)) + 100 * count(kinds where uses(it, shaded))"
+            " + 10000 * count(cells where occupied and not uses(kind, shaded))",
+    "reading order": "sum(cells where occupied, order) + 1000 * count(cells where it.order < cell(\"C3\").order and"
+                     " occupied) + 100000 * max(cells where kind == tree, order)",
     # conditions on a cell's kind and own attributes (interpreter/fastpaths.py): sets of kinds,
     # per-piece attributes, values read once per call, whole boards and lists of cells
     "kind sets any none": "(if any(cells where kind == ruby or kind == rock) then 1 else 0)"
@@ -247,6 +256,7 @@ WITH_SELF = {
     "self kind filter": "cells where kind == self.kind or (empty and it in home)",
     "self equals": "(if colour == red then 1 else 0) + (if kind != jade then 10 else 0) + (if none == colour then 100 else 0)",
     "self allowed rule": "allowed(jade, self) and not allowed(rock, self)",
+    "self rule": "if occupied and kind != probe then heft + self.heft else -1",
 }
 
 # Disagreements between the two paths: name -> (needs self, board, expression, scenario, what is wrong).
@@ -296,10 +306,13 @@ board:
 symbols:
   colours: [red, green, grey, blue]
 pieces:
-  ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value]}}
-  jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red)}}
+  ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value],
+          rules: {{heft: value * weight, shine: value + weight}}}}
+  jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red),
+          rules: {{heft: "count(adjacent where occupied) + (if in_shade(self) then 1 else 0)"}}}}
   rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],
-          place: count(adjacent where occupied) >= 2}}
+          place: count(adjacent where occupied) >= 2,
+          rules: {{heft: "weight + (if any(adjacent where kind == ruby) then heavy(self) else 0)"}}}}
   moss: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where category == gem)}}
   fern: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where colour == self.colour)}}
   reed: {{colour: green, category: plant, value: 0, weight: 0, variable: [colour], place: any(adjacent where colour != red)}}
@@ -312,6 +325,7 @@ pieces:
     variable: [colour, value]
     score: count(adjacent where kind == tree) + (if occupied then value else 0)
     marks: {{shaded: surrounding}}
+    rules: {{heft: "2 * count(adjacent where kind == tree) + max(adjacent where kind == ruby, shine)"}}
   probe:
     colour: blue
     category: spirit
@@ -352,6 +366,8 @@ define:
   beside(c): adjacent(c) where it != c
   around(c): count(adjacent(c), it != c)
   stand_ins(c): count(matches(duo, standin = it == c))
+  heavy(c): count(adjacent(c) where kind == rock or kind == ruby)
+  in_shade(c): c.shaded
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
@@ -605,3 +621,42 @@ def test_a_keyword_option_keeps_its_own_it():
     value = given_it(game.ctx(state, me=PLAYERS[0]))
     assert value == named(game.ctx(state, me=PLAYERS[0]))
     assert value == 8  # the 4 cells between two rubies each complete 2 pairs; no two rubies touch
+
+
+HOLED = """
+game: {id: holed, players: 1}
+board:
+  grid: square 5 x 5
+  mask: |
+    # # # # #
+    # # . # #
+    # . . . #
+    # # . # #
+    # # # # .
+pieces: {stone: {}}
+vars: {pot: 0}
+actions:
+  wait: {effect: set pot = pot}
+flow:
+  round: [{turns: [wait]}]
+  end: "false"
+scoring:
+  orders: sum(cells, order * order) + 1000 * cell("A3").order
+define:
+  corner_list: corners + all_corners
+"""
+
+
+def test_a_masked_board_reading_order_and_corners_agree():
+    """Holes skipped in the reading order; `corners` are the outline's, `all_corners` the holes' too."""
+    pack = load_pack_text(HOLED)
+    game = compile_game(pack)
+    compiler = ExprCompiler(game, pack.checked)
+    state = flow.initial_state(game, 1, seed=1)
+    ctx = game.ctx(state, me=PLAYERS[0])
+    nodes = (pack.model.scoring[0].expr, pack.model.defines[0].body)
+    values = [compiler.compile(node)(ctx) for node in nodes]
+    assert values == [reference.evaluate(game, node, game.ctx(state, me=PLAYERS[0])) for node in nodes]
+    names = [game.grid.name(c) for c in values[1]]
+    assert names == ["A1", "E1", "E4", "A5", "D5"] + ["A1", "E1", "B2", "D2", "B4", "D4", "E4", "A5", "D5"]
+    assert values[0] == sum(n * n for n in range(19)) + 1000 * 9  # 19 cells; A3 follows A1-E1 and A2 B2 D2 E2
