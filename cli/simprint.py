@@ -131,6 +131,7 @@ def _body(report) -> list:
     lines += table(["term", *(a["agent"] for a in agents)], rows, right=range(1, len(agents) + 1))
     if silent:
         lines.append(f"  never scored: {', '.join(silent)}")
+    lines += _action_lines(report)
     if report["differences"]:
         lines += ["", "Agent differences in mean score (second minus first), 95% intervals"]
         rows = [[d["first"], d["second"], d["method"], num(d["diff"], "+.2f"), num(d["se"]), interval(d["ci"]),
@@ -138,6 +139,48 @@ def _body(report) -> list:
         lines += table(["first", "second", "method", "difference", "se", "95% interval", "p", ""], rows,
                        right=(3, 4, 6))
     return lines
+
+
+def _action_lines(report) -> list:
+    """How often each action was taken, per player and game (share of results that took it)."""
+    agents = report["agents"]
+    names = report.get("actions", [])
+    if not names:
+        return []
+    lines = ["", "What the players did: moves per result by action (share of results that took it)"]
+    rows, unused = [], []
+    for index, name in enumerate(names):
+        if not any(agent["actions"][index]["used"] for agent in agents):
+            unused.append(name)
+            continue
+        rows.append([name] + [f"{num(a['actions'][index]['mean'])} ({pct(a['actions'][index]['used'])})"
+                              for a in agents])
+    lines += table(["action", *(a["agent"] for a in agents)], rows, right=range(1, len(agents) + 1))
+    if unused:
+        lines.append(f"  never taken: {', '.join(unused)}")
+    return lines
+
+
+def _compared_action_lines(first, second, diffs) -> list:
+    rows = []
+    for entry in diffs.get("actions", []):
+        a, b = _action(first, entry), _action(second, entry)
+        if a["used"] or b["used"]:
+            rows.append([entry["agent"], entry["action"], num(a["mean"]), num(b["mean"]),
+                         num(entry["diff"], "+.2f"), interval(entry["ci"]), _noise(entry)])
+    if not rows:
+        return []
+    return ["", "What the players did: moves per result by action"] + table(
+        ["agent", "action", "first", "second", "difference", "95% interval", ""], rows, right=(2, 3, 4))
+
+
+def _action(report, entry) -> dict:
+    for agent in report["agents"]:
+        if agent["agent"] == entry["agent"]:
+            for action in agent.get("actions", []):
+                if action["action"] == entry["action"]:
+                    return action
+    return {"action": entry["action"], "mean": 0.0, "used": 0}
 
 
 def render_comparison(report: dict) -> str:
@@ -181,6 +224,7 @@ def render_comparison(report: dict) -> str:
     lines += table(["agent", "term", "first", "second", "difference", "95% interval", ""], rows, right=(2, 3, 4))
     if silent:
         lines.append(f"  never scored in either pack: {', '.join(dict.fromkeys(silent))}")
+    lines += _compared_action_lines(first, second, diffs)
     lines += ["  (paired game by game: game g has the same seeds in both packs; with many terms compared,",
               "  about 1 in 20 differences that are pure noise still looks beyond it)"]
     return "\n".join(lines)

@@ -44,11 +44,13 @@ def report(game, plan, records) -> dict:
         "seats": [],
         "games": _games(records, multi),
         "terms": labels,
+        "actions": action_names(records, game),
     }
     for agent in agents:
         mine = [seat for _, seat in results if seat["agent"] == agent]
         entry = {"agent": agent, **_results(mine, multi)}
         entry["terms"] = _terms(mine, labels)
+        entry["actions"] = _actions(mine, out["actions"])
         out["agents"].append(entry)
     for seat_number in sorted({seat["seat"] for _, seat in results}):
         mine = [seat for _, seat in results if seat["seat"] == seat_number]
@@ -88,6 +90,29 @@ def _results(seats, multi) -> dict:
     if verdicts:
         out["verdicts"] = [{"verdict": v, **stats.rate(c, len(seats))}
                            for v, c in sorted(verdicts.items(), key=lambda item: (-item[1], item[0]))]
+    return out
+
+
+def action_names(records, game=None) -> list:
+    """The actions of the pack (in its order), then `done`, then any other action taken."""
+    names = list(game.actions) + ["done"] if game is not None else []
+    for record in records:
+        for seat in record["seats"]:
+            names += [name for name, _ in seat.get("actions", ())]
+    return list(dict.fromkeys(names))
+
+
+def _action_counts(seats, name) -> list:
+    return [dict(seat.get("actions", ())).get(name, 0) for seat in seats]
+
+
+def _actions(seats, names) -> list:
+    """For each action: how often one player took it per game, and in how many games at all."""
+    out = []
+    for name in names:
+        counts = _action_counts(seats, name)
+        out.append({"action": name, "mean": stats.mean(counts),
+                    "used": sum(1 for c in counts if c) / len(counts) if counts else None})
     return out
 
 
@@ -191,6 +216,9 @@ def compare(first: dict, second: dict, first_records, second_records) -> dict:
             entry["wins"] = stats.rate_difference(sum(s["result"] == "win" for s in b), len(b),
                                                   sum(s["result"] == "win" for s in a), len(a))
         diffs["agents"].append(entry)
+        for name in dict.fromkeys(first.get("actions", []) + second.get("actions", [])):
+            diffs.setdefault("actions", []).append({"agent": agent, "action": name, **_paired_games(
+                first_records, second_records, lambda r, name=name: _action_counts(seats_of(r), name))})
         for label in labels:
             diffs["terms"].append({"agent": agent, "label": label, **_paired_games(
                 first_records, second_records, lambda r, label=label: _term_points(seats_of(r), label))})

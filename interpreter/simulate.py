@@ -196,11 +196,15 @@ def play_game(game, plan: Plan, index: int) -> dict:
     state = play_out(game, state, agents)
     result = outcome(game, state)
     moves, first = 0, None
+    used = {seat: {} for seat in state.players}  # seat -> action -> how many times it was taken
     for entry in state.log:
         if entry[0] == "move":
             moves += 1
             if first is None:
                 first = entry[1]
+            action = entry[2].split(" ", 1)[0]
+            mine = used.setdefault(entry[1], {})
+            mine[action] = mine.get(action, 0) + 1
     solo = len(state.players) == 1
     seats = []
     for position, seat in enumerate(state.players):
@@ -215,7 +219,7 @@ def play_game(game, plan: Plan, index: int) -> dict:
         sheet = result.sheets[seat]
         seats.append({"seat": seat, "position": position, "agent": seating[position], "score": sheet.total,
                       "terms": list(sheet.by_label().items()), "place": place, "result": verdict_result,
-                      "verdict": result.verdicts.get(seat)})
+                      "verdict": result.verdicts.get(seat), "actions": sorted(used[seat].items())})
     return {"game": index, "deal": plan.deal(index), "rotation": index % plan.rotations, "seed": seed,
             "moves": moves, "rounds": state.round, "first": first if first is not None else state.players[0],
             "winners": len(result.winners), "seats": seats}

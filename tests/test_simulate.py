@@ -501,3 +501,14 @@ def test_the_simulate_page_examples_run(tmp_path, monkeypatch):
             continue
         result = CliRunner().invoke(cli, _quick(command))
         assert result.exit_code == 0, f"{command}\n{result.output}"
+
+
+def test_the_report_says_how_often_each_action_was_taken():
+    from boardrule.interpreter.lab import simulate as run_simulation
+    run = run_simulation("tictactoe", games=4, seats=["random", "random"], seed=1)
+    report, records = run.report, run.records
+    assert report["actions"][0] == "play"
+    plays = report["agents"][0]["actions"][0]
+    assert plays["action"] == "play" and plays["used"] == 1.0
+    per_game = sum(dict(seat["actions"]).get("play", 0) for r in records for seat in r["seats"]) / 8
+    assert plays["mean"] == per_game and per_game >= 2.5  # a game of tic-tac-toe takes 5 to 9 plays
