@@ -12,10 +12,14 @@ At each step of each game:
   the same legal moves;
 
 and every game ends within a bound, and replaying its recorded log gives
-the same final state and score sheets. Each pack plays up to 30 random and
-10 greedy games, fewer on a slow machine (see BUDGET; set
-BOARDRULE_SELFPLAY_FULL=1 to play them all). The same seed gives the same
-game in fresh interpreters with different PYTHONHASHSEEDs. An inline pack with dice, a deck,
+the same final state and score sheets. Each pack plays a fixed set of seeded
+games (`GAMES`), the same on every machine however fast; longer runs print
+their figures:
+
+    python tests/test_selfplay.py --random 200 --greedy 50 [PACK...]
+
+The same seed gives the same game in fresh interpreters with different
+PYTHONHASHSEEDs. An inline pack with dice, a deck,
 optional choices, simultaneous decisions and empty seats runs through the
 same checks, so the save format is exercised on every kind of field.
 
@@ -25,6 +29,7 @@ truncated, foreign and newer files, and mangled fields.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import functools
 import json
@@ -48,13 +53,12 @@ from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.serialize import state_differences, state_from_json, state_to_json, states_equal
 
-RANDOM_GAMES = 30  # seeds 0-29 per pack
-GREEDY_GAMES = 10  # seeds 1000-1009 per pack
-# Slow packs on a slow machine play fewer games: past a minimum, each pack
-# stops at its share of the time budget (every game is seeded, so a failure
-# names a reproducible seed). BOARDRULE_SELFPLAY_FULL=1 plays them all.
-FULL = os.environ.get("BOARDRULE_SELFPLAY_FULL", "") not in ("", "0")
-MIN_RANDOM, MIN_GREEDY = 8, 3
+RANDOM_SEED, GREEDY_SEED = 0, 1000  # random games use seeds 0, 1, ...; greedy ones 1000, 1001, ...
+#: pack -> (random games, greedy games) in the suite. A game's player count cycles with its seed
+#: (`player_counts`), so the three big packs play each of 1-4 players twice at random and once
+#: greedy; the small ones (about 0.03 s a game) play more.
+GAMES = {"tinytowns": (8, 4), "townies": (8, 4), "villagers": (8, 4)}
+SMALL_PACK_GAMES = (30, 10)
 MAX_MOVES = 5_000  # per game; a pack that needs more is broken (or needs a bigger bound here)
 PARSE_SAMPLE = 1  # moves per step whose text is parsed back (all texts are checked for uniqueness)
 REFUSALS_PER_STEP = 2  # kinds of illegal move tried per step (every kind comes up within a game or two)
@@ -109,7 +113,14 @@ scoring:
 
 PACKS = bundled_pack_names()
 ALL = PACKS + ["<chance-probe>"]
-BUDGET = 12.0 / len(ALL)  # seconds of self-play per pack, random and greedy together
+
+
+def seeds(name, agent, games=None):
+    """The seeds of `name`'s games with `agent`: the suite's fixed set unless `games` is given."""
+    random_games, greedy_games = GAMES.get(name, SMALL_PACK_GAMES)
+    if agent == "random":
+        return range(RANDOM_SEED, RANDOM_SEED + (random_games if games is None else games))
+    return range(GREEDY_SEED, GREEDY_SEED + (greedy_games if games is None else games))
 
 
 @functools.lru_cache(maxsize=None)
@@ -238,32 +249,36 @@ def play_checked(name, agent, seed):
     replayed = check_log(game, state, players, seed)
     for seat in state.players:
         assert score_sheet(game, replayed, seat) == score_sheet(game, state, seat)
-    return state
+    return state, made
 
 
-def play_many(name, agent, seeds, budget, minimum):
-    """Seeded games until `seeds` run out or, past `minimum` games, the time budget is spent."""
-    start = time.perf_counter()
-    played = 0
+def play_many(name, agent, seeds) -> int:
+    """Every game of `seeds`, checked; the number of moves made."""
+    moves = 0
     for seed in seeds:
-        if played >= minimum and not FULL and time.perf_counter() - start > budget:
-            break
         try:
-            play_checked(name, agent, seed)
+            moves += play_checked(name, agent, seed)[1]
         except Exception as err:
             raise AssertionError(f"{name}, {agent} agents, seed {seed}: {type(err).__name__}: {err}") from err
-        played += 1
-    return played
+    return moves
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_random_selfplay(name):
-    assert play_many(name, "random", range(RANDOM_GAMES), BUDGET * 0.6, MIN_RANDOM) >= MIN_RANDOM
+    assert play_many(name, "random", seeds(name, "random")) > 0
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_greedy_selfplay(name):
-    assert play_many(name, "greedy", range(1000, 1000 + GREEDY_GAMES), BUDGET * 0.4, MIN_GREEDY) >= MIN_GREEDY
+    assert play_many(name, "greedy", seeds(name, "greedy")) > 0
+
+
+def test_the_big_packs_play_every_player_count_with_each_agent():
+    for name in GAMES:
+        counts = player_counts(game_of(name))
+        for agent in ("random", "greedy"):
+            played = {counts[seed % len(counts)] for seed in seeds(name, agent)}
+            assert played == set(counts), (name, agent, played)
 
 
 def test_the_chance_probe_exercises_every_kind_of_field():
@@ -515,3 +530,29 @@ def test_unsaveable_values_are_refused(finished):
         gamelog.save("/nonexistent-folder/x.json", gamelog.record(game, state, 3, 11, None))
     with pytest.raises(SaveError):
         gamelog.record(game, state, 2, 11, None)  # the state has 3 players
+
+
+def main(argv) -> int:
+    """`python tests/test_selfplay.py [--random N] [--greedy N] [PACK...]`: longer runs, with their figures."""
+    parser = argparse.ArgumentParser(prog="python tests/test_selfplay.py", description=main.__doc__)
+    parser.add_argument("--random", type=int, default=None, help="random games per pack (default: the suite's)")
+    parser.add_argument("--greedy", type=int, default=None, help="greedy games per pack (default: the suite's)")
+    parser.add_argument("packs", nargs="*", default=ALL, help=f"default: {' '.join(ALL)}")
+    args = parser.parse_args(argv)
+    total = time.perf_counter()
+    for name in args.packs:
+        for agent, games in (("random", args.random), ("greedy", args.greedy)):
+            chosen = seeds(name, agent, games)
+            if not chosen:
+                continue
+            start = time.perf_counter()
+            moves = play_many(name, agent, chosen)
+            seconds = time.perf_counter() - start
+            print(f"{name:14} {agent:6} seeds {chosen.start}-{chosen.stop - 1}: {len(chosen)} games, "
+                  f"{moves} moves checked, {seconds:.1f} s", flush=True)
+    print(f"all checks passed; {time.perf_counter() - total:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
