@@ -474,7 +474,9 @@ def test_state_from_json_refuses_missing_and_mistyped_fields(finished):
                 state_from_json(game, json.loads(json.dumps(state_to_json(game, loaded))))
 
 
-def test_state_from_json_refuses_mangled_nested_values(finished):
+def test_state_from_json_never_crashes_on_mangled_nested_values(finished):
+    """Junk anywhere in a saved state: refused with SaveError or read as a state, never another exception.
+    (What must be refused is pinned by the test below.)"""
     game, state = finished
     data = state_to_json(game, state)
     probe = random.Random(0)
@@ -500,6 +502,68 @@ def test_state_from_json_refuses_mangled_nested_values(finished):
                 state_from_json(game, broken)
             except SaveError:
                 pass
+
+
+NAN = float("nan")  # json.loads reads NaN
+#: (the state to mangle: "over" or "choosing", path in data["state"], junk, what the message names)
+MUST_BE_REFUSED = [
+    ("over", ("seats",), 0, r"state\.seats: expected a whole number from 1"),
+    ("over", ("players", "T", 0), 9, r"state\.players: 9 is not a seat \(0 to 3\)"),
+    ("over", ("players", "T"), [], r"state\.players: .* is for 2-3 players, not 0"),
+    ("over", ("kind", 0, 0), 7, r"state\.kind\[0\]\[0\]: expected a piece kind or null"),
+    ("over", ("kind", 0), ["x"], r"state\.kind\[0\]: expected 9 cells, got 1"),
+    ("over", ("owner", 0, 0), 4, r"state\.owner\[0\]\[0\]: 4 is not a seat"),
+    ("over", ("owner", 0, 0), {"P": 99}, r"state\.owner\[0\]\[0\]: a player must be a seat number"),
+    ("over", ("attrs", 0), {"D": [[9, {"O": {}}]]}, r"state\.attrs\[0\]: 9 is not a cell of this board"),
+    ("over", ("held", 0), {"D": [[0, "x"]]}, r"state\.held\[0\]\[0\]: expected a tuple, got a string"),
+    ("over", ("vars", "O", "last"), {"Q": []}, r"state\.vars\.last: unknown value tag 'Q'"),
+    ("over", ("vars", "O", "last"), {"T": 1}, r"state\.vars\.last: expected a list \(the items of a tuple\)"),
+    ("over", ("vars", "O", "last"), {"T": [], "P": 1}, r"state\.vars\.last: expected a one-key tag object"),
+    ("over", ("vars", "O", "last"), NAN, r"state\.vars\.last: nan is not a finite number"),
+    ("over", ("vars", "O", "last"), {"S": [[1]]}, r"state\.vars\.last: a set item cannot be a list"),
+    ("over", ("pvars",), [], r"state\.pvars: expected 4 seat\(s\), got 0"),
+    ("over", ("points", 1, 0), ["bonus"], r"state\.points\[1\]\[0\]: expected a \[label, points\] pair"),
+    ("over", ("decks", "O"), {}, r"state\.decks: expected the decks cards, got \(none\)"),
+    ("over", ("decks", "O", "cards", 0), {"T": []}, r"state\.decks\.cards\[0\]: expected a card"),
+    ("over", ("rng", "internal", 0), -1, r"state\.rng\.internal: expected 625 whole numbers"),
+    ("over", ("rng", "gauss_next"), "x", r"state\.rng\.gauss_next: expected a number or null"),
+    ("over", ("phase",), "middle", r"state\.phase: expected one of setup, round, over, got 'middle'"),
+    ("over", ("step",), 99, r"state\.step: expected a whole number from 0 to"),
+    ("over", ("round",), -1, r"state\.round: expected a whole number of at least 0"),
+    ("over", ("queue",), {"T": [7]}, r"state\.queue: 7 is not a seat"),
+    ("over", ("finished",), [{"P": 3}, 5], r"state\.finished: 5 is not a seat"),
+    ("over", ("log", 0), [], r"state\.log\[0\]: expected an entry like"),
+    ("over", ("steps_run",), True, r"state\.steps_run: expected a whole number"),
+    ("choosing", ("pending", 0, "seat"), 6, r"state\.pending\[0\]\.seat: 6 is not a seat"),
+    ("choosing", ("pending", 0, "actions"), {"T": ["fly"]}, r"state\.pending\[0\]\.actions: the pack has no action `fly`"),
+    ("choosing", ("pending", 0, "repeat"), 0, r"state\.pending\[0\]\.repeat: expected true or false"),
+    ("choosing", ("pending", 0, "choice", "type"), 99, r"state\.pending\[0\]\.choice\.type: expected the index"),
+    ("choosing", ("pending", 0, "choice", "optional"), None, r"state\.pending\[0\]\.choice\.optional: expected true"),
+    ("choosing", ("pending", 0, "choice", "options"), [1], r"state\.pending\[0\]\.choice\.options: expected a tuple"),
+    ("choosing", ("pending", 0, "choice", "move", "action"), "fly",
+     r"state\.pending\[0\]\.choice\.move\.action: expected an action of the pack, got 'fly'"),
+    ("choosing", ("pending", 0, "choice", "move", "args"), {"T": [[0]]},
+     r"state\.pending\[0\]\.choice\.move: a move's values cannot be lists"),
+    ("choosing", ("pending",), [{"seat": 1}], r"state\.pending\[0\]: no `actions` field"),
+]
+
+
+@pytest.mark.parametrize("which, path, junk, message", MUST_BE_REFUSED,
+                         ids=[f"{w}:{'.'.join(map(str, p))}={json.dumps(j)}" for w, p, j, _ in MUST_BE_REFUSED])
+def test_state_from_json_refuses_values_that_make_no_state_naming_the_field(finished, which, path, junk, message):
+    game, state = finished
+    if which == "choosing":
+        state = initial_state(game, 2, 3)
+        state = apply(game, state, legal_moves(game, state, waiting(state)[0])[0])
+        assert state.pending[waiting(state)[0]].choice is not None
+    data = json.loads(json.dumps(state_to_json(game, state)))
+    node = data["state"]
+    for step in path[:-1]:
+        node = node[step]
+    assert path[-1] in node if isinstance(node, dict) else path[-1] < len(node), "the path is not in the state"
+    node[path[-1]] = junk
+    with pytest.raises(SaveError, match=message):
+        state_from_json(game, data)
 
 
 def test_states_equal_sees_types_and_every_field(finished):
