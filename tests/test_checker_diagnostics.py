@@ -45,11 +45,13 @@ vars:
   total: VAR
 player_vars:
   gold: 0
+  mixed: {per_seat: [1, red]}
 dice:
   d6: [1, 2, 3, 4, 5, DIE]
 decks:
   pile: {stone: 2, flag: 1}
   spare: {}
+  odd: {stone: 1, 3: 1}
 actions:
   play:
     params:
@@ -61,13 +63,15 @@ flow:
     - do: DO
   round:
     - turns: [play]
+      who: WHO
   end: END
 scoring:
   term: SCORE
 """
 DEFAULTS = {"SCORE": "1", "PARAM": "cells where empty", "WHEN": "true", "EFFECT": "place stone at cell",
             "END": "none(cells, empty)", "CHART": "1 2 3+ -> 1 3 6", "MARK": "true", "PLACE": "true", "PIECE": "1",
-            "LEGEND": "kind == stone", "FAMILY": "x >= 0 and x < n", "VAR": "0", "DIE": "6", "DO": "shuffle pile"}
+            "LEGEND": "kind == stone", "FAMILY": "x >= 0 and x < n", "VAR": "0", "DIE": "6", "DO": "shuffle pile",
+            "WHO": "players"}
 FIELDS = re.compile(r"\b(" + "|".join(DEFAULTS) + r")\b")
 
 
@@ -243,6 +247,9 @@ CASES = [
                                  MEANT.format("gold"), 14)]),
     ({"EFFECT": "finish 3"}, [("E210", TYPE.format("who finishes", "player", "number"), None, 21)]),
     # ---- fields of the pack
+    ({"PARAM": "3"}, [("E212", "parameter `cell` must range over a list, but this is a number", None, 14)]),
+    ({"WHEN": "1"}, [("E210", TYPE.format("the condition of action `play`", "boolean", "number"), None, 12)]),
+    ({"WHO": "1"}, [("E210", "`who` must be a player or a list of players, not a number", None, 13)]),
     ({"SCORE": "cells[0]"}, [("E210", TYPE.format("scoring term `term`", "number", "cell"), None, 10)]),
     ({"PIECE": "stone"}, [("E210", TYPE.format("the score of `stone`", "number", "name"), None, 30)]),
     ({"PLACE": "1"}, [("E210", TYPE.format("the placement rule of `stone`", "boolean", "number"), None, 42)]),
@@ -263,6 +270,9 @@ FINE = [
     {"EFFECT": "draw c from spare { place c at cell }"},  # a deck declared empty takes any card
     {"SCORE": "wealth(me) + double(2)"},
     {"SCORE": "count(cells where any(players, it.gold > 0))"},
+    {"EFFECT": "mixed += 1; set mixed = red; place stone at cell"},  # per-seat values of two types: any type
+    {"EFFECT": "draw c from odd { place c at cell; score c }"},  # cards of two types: any card
+    {"WHO": "players[0]"},
 ]
 
 
@@ -276,4 +286,10 @@ def test_a_definition_reads_the_player_variable_of_its_parameter():
     text = host(EFFECT="gold += 3; place stone at cell", SCORE="wealth(me) + double(wealth(me))", PIECE="0")
     text += ("tests:\n  - name: wealth\n    players: 2\n    moves: [P1 play A1, P2 play B1, P1 play C1]\n"
              "    expect: {score: {P1: 18, P2: 9}}\n")
+    assert run_tests(compile_game(load_pack_text(text, "probe.pack"))) == []
+    # `total` starts as `none`, so its type is unknown: the definition is compiled for that
+    text = host(VAR="none", EFFECT="set total = me; gold += 3; place stone at cell", SCORE="wealth(total)",
+                PIECE="0")
+    text += ("tests:\n  - name: wealth of the last mover\n    players: 2\n"
+             "    moves: [P1 play A1, P2 play B1, P1 play C1]\n    expect: {score: {P1: 6, P2: 6}}\n")
     assert run_tests(compile_game(load_pack_text(text, "probe.pack"))) == []

@@ -45,7 +45,7 @@ actions:
     effect: place o at cell
   play:
     params: {cell: cells where empty}
-    when: cell != cell("A1")
+    when: cell != cell("A1") or me == players[2]
     effect: place x at cell
   retire:
     when: round > 1
@@ -151,6 +151,8 @@ def test_a_setup_decision_offers_the_setup_step_s_actions(game):
 def test_when_rules_out_the_values_it_refuses(game):
     state = play(game, initial_state(game, 3, seed=0), "0: seed C3")
     assert "play A1" not in texts(game, state, 0) and texts(game, state, 0)[0] == "play B1"
+    state = play(game, state, "0: play B1", "1: play C1")
+    assert texts(game, state, 3)[0] == "play A1"  # the third player may
 
 
 def test_turns_go_round_the_seats_in_order_then_everyone_decides_together(game):
@@ -190,6 +192,12 @@ def test_what_the_others_did_in_a_together_step_stays_hidden_until_it_closes(gam
     assert view(game, closed, 1).points[0] == closed.points[0] and closed.snapshot is None
 
 
+def test_a_seat_that_moved_in_a_together_step_is_told_who_is_still_deciding(game):
+    state = play(game, _to_together(game), "1: pick 1")
+    assert refusal(lambda: parse_move(game, state, 1, "pick 2")) == \
+        ("IllegalMoveError", "E501", "P2 has no decision to make now (waiting for P1, P4)", None)
+
+
 def test_a_finished_player_decides_no_more(game):
     state = _to_together(game)
     state = play(game, state, "0: pick 1", "1: pick 1", "3: pick 1")  # round 2
@@ -205,7 +213,9 @@ def test_a_seat_left_without_a_legal_move_passes(game):
     state.kind[0] = [None, None] + ["o"] * 7  # A1 and B1 free; `when` rules out A1
     settle(game, state)
     state = play(game, state, "0: play B1")
-    assert state.log[-3:] == [["pass", 1], ["pass", 3], ["move", 0, "play B1"]]  # passed as P1's turn closed
+    assert state.log[-2:] == [["pass", 1], ["move", 0, "play B1"]]  # passed as P1's turn closed
+    assert waiting(state) == [3]  # the next seat, who may play A1
+    state = play(game, state, "3: play A1")
     assert waiting(state) == [0, 1, 3]  # on to the together step
 
 
@@ -213,7 +223,7 @@ def test_settle_passes_a_waiting_seat_that_lost_its_moves(game):
     state = play(game, initial_state(game, 3, seed=0), "0: seed C3")
     state.kind[0] = ["x"] * 9
     settle(game, state)
-    assert ["pass", 0] in state.log and ["pass", 1] in state.log and waiting(state) == [0, 1, 3]
+    assert state.log[-3:] == [["pass", 0], ["pass", 1], ["pass", 3]] and waiting(state) == [0, 1, 3]
 
 
 def test_the_game_ends_at_the_end_of_the_round_its_end_holds_in(game):
@@ -244,12 +254,15 @@ def test_illegal_moves_are_told_why(game):
         (lambda: apply(game, state, Move(0, "play", (8,))),
          ("IllegalMoveError", "E502", "parameter `cell` of `play`: C3 is not one of `cells where empty`", None)),
         (lambda: apply(game, state, Move(0, "play", (0,))),
-         ("IllegalMoveError", "E502", "the condition of `play` fails: `when: cell != cell(\"A1\")`", None)),
+         ("IllegalMoveError", "E502", "the condition of `play` fails: `when: cell != cell(\"A1\") or me == "
+                                      "players[2]`", None)),
         (lambda: apply(game, state, Move(0, "retire", ())),
          ("IllegalMoveError", "E502", "the condition of `retire` fails: `when: round > 1`", None)),
         (lambda: parse_move(game, state, 0, "paly B1"),
          ("IllegalMoveError", "E503", "`paly` is not an action here; expected one of: play, retire",
           "did you mean `play`?")),
+        (lambda: parse_move(game, state, 0, "  "),
+         ("IllegalMoveError", "E503", "`` is not an action here; expected one of: play, retire", None)),
         (lambda: parse_move(game, state, 0, "play Z9"),
          ("IllegalMoveError", "E504", "`play Z9` is not a legal move now (7 legal moves)", None)),
         (lambda: play_text(game, state, 0, "play B1 / B2"),
@@ -357,9 +370,80 @@ def test_a_game_may_run_exactly_its_limit_of_flow_steps(game, monkeypatch):
 
 
 def test_the_limits_in_the_docs_are_the_engine_s():
-    from boardrule.interpreter import scoring
     page = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
-    assert f"a game at {flow.MAX_STEPS:,} flow steps" in page
-    assert f"choices in marks at\n{scoring.MAX_COMBINATIONS:,} combinations" in page
+    assert f"a game at {flow.MAX_STEPS:,} flow steps" in page  # MAX_COMBINATIONS: test_score_sheets.py
     safety = (ROOT / "docs" / "safety.md").read_text(encoding="utf-8")
     assert f"{flow.MAX_MOVES_PER_STEP:,} moves in one step" in safety
+
+
+CHOICES = """\
+game: {id: choices, name: Choices, players: 1}
+board: {grid: square 3 x 1}
+pieces: {x: {symbol: X}, o: {symbol: O}}
+shapes: {pair: {art: X X}}
+vars: {ready: 0}
+actions:
+  mark:
+    params: {cell: cells where empty}
+    when: |
+      cell != cell("C1")
+        or ready == 1
+    effect: |
+      place x at cell
+      choose optional c from cells where empty { place o at c }
+  lay:
+    params: {at: "placements(pair, cells where empty)"}
+    effect: for c in at { place o at c }
+flow:
+  setup:
+    - do: set ready = 0
+  round:
+    - turns: [mark, lay]
+  end: none(cells, empty)
+"""
+
+
+@pytest.fixture(scope="module")
+def choices():
+    return compile_game(load_pack_text(CHOICES, "choices.pack"))
+
+
+def test_an_optional_choice_lists_its_options_then_the_answer_none(choices):
+    state = apply(choices, initial_state(choices, 1), parse_move(choices, initial_state(choices, 1), 0, "mark A1"))
+    assert texts(choices, state, 0) == ["mark A1 / B1", "mark A1 / C1", "mark A1 / -"]
+    assert apply(choices, state, legal_moves(choices, state, 0)[-1]).kind[0] == ["x", None, None]
+
+
+def test_an_answer_that_is_no_option_is_told_so(choices):
+    state = initial_state(choices, 1)
+    state = apply(choices, state, parse_move(choices, state, 0, "mark A1"))
+    assert refusal(lambda: apply(choices, state, Move(0, "mark", (0,), (0,)))) == \
+        ("IllegalMoveError", "E502", "this answer is not one of the options of the choice being made", None)
+
+
+def test_a_condition_on_several_lines_is_named_by_where_it_is(choices):
+    state = initial_state(choices, 1)
+    assert refusal(lambda: apply(choices, state, Move(0, "mark", (2,)))) == \
+        ("IllegalMoveError", "E502", "the condition of `mark` fails: `when: choices.pack:10:7`", None)
+
+
+def test_a_shape_that_does_not_fit_is_told_why(choices):
+    state = initial_state(choices, 1)
+    assert refusal(lambda: apply(choices, state, Move(0, "lay", ((0, 2),)))) == \
+        ("IllegalMoveError", "E502", "parameter `at` of `lay`: A1+C1 is not one of `placements(pair, cells where "
+                                     "empty)`: no orientation of the shape covers these cells", None)
+
+
+def test_the_end_is_judged_after_a_do_step_when_checked_every_turn():
+    game = compile_game(load_pack_text(CHOICES.replace("  end: none(cells, empty)", "  end: ready == 1")
+                                       .replace("    - turns: [mark, lay]", "    - do: set ready = 1\n"
+                                                "    - turns: [mark, lay]"), "choices.pack"))
+    state = initial_state(game, 1)
+    assert state.phase == "over" and state.round == 1 and waiting(state) == []
+
+
+def test_a_flow_without_round_steps_is_a_rule_error_naming_end():
+    text = CHOICES.replace("  round:\n    - turns: [mark, lay]\n", "")
+    with pytest.raises(RuleError) as info:
+        initial_state(compile_game(load_pack_text(text, "choices.pack")), 1)
+    assert str(info.value).startswith("the flow has no `round:` steps") and info.value.span.line == 21

@@ -7,6 +7,8 @@ Mutation testing of interpreter/scoring.py found these unpinned (docs/architectu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from boardrule.dsl.pack import load_pack_text
@@ -105,3 +107,8 @@ def test_a_score_that_reads_itself_is_a_rule_error():
         score_sheet(game, state_with(game), 1)
     assert str(info.value).startswith("the score of P2 depends on itself (a scoring rule reads `.score`)")
     assert score_sheet(game_of(), state_with(game), 1).total == 0  # and the next sheet is fine
+
+
+def test_the_combinations_limit_is_the_one_the_docs_state():
+    page = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
+    assert f"choices in marks at\n{scoring.MAX_COMBINATIONS:,} combinations" in page
