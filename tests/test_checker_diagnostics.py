@@ -41,6 +41,7 @@ charts:
 define:
   wealth(p): p.gold
   double(n): n * 2
+  place_of(p): p.seat
 vars:
   total: VAR
 player_vars:
@@ -282,14 +283,15 @@ def test_rules_that_are_fine_check_clean(fields):
 
 
 def test_a_definition_reads_the_player_variable_of_its_parameter():
-    """`wealth(p): p.gold` with `p` of unknown type in the definition still reads the variable in play."""
+    """`wealth(p): p.gold` (and `place_of(p): p.seat`, a property) with `p` of unknown type in the
+    definition still read the player's in play."""
     text = host(EFFECT="gold += 3; place stone at cell", SCORE="wealth(me) + double(wealth(me))", PIECE="0")
     text += ("tests:\n  - name: wealth\n    players: 2\n    moves: [P1 play A1, P2 play B1, P1 play C1]\n"
              "    expect: {score: {P1: 18, P2: 9}}\n")
     assert run_tests(compile_game(load_pack_text(text, "probe.pack"))) == []
     # `total` starts as `none`, so its type is unknown: the definition is compiled for that
-    text = host(VAR="none", EFFECT="set total = me; gold += 3; place stone at cell", SCORE="wealth(total)",
-                PIECE="0")
+    text = host(VAR="none", EFFECT="set total = me; gold += 3; place stone at cell",
+                SCORE="wealth(total) + 10 * place_of(total)", PIECE="0")
     text += ("tests:\n  - name: wealth of the last mover\n    players: 2\n"
-             "    moves: [P1 play A1, P2 play B1, P1 play C1]\n    expect: {score: {P1: 6, P2: 6}}\n")
+             "    moves: [P1 play A1, P2 play B1, P1 play C1]\n    expect: {score: {P1: 16, P2: 16}}\n")
     assert run_tests(compile_game(load_pack_text(text, "probe.pack"))) == []

@@ -392,7 +392,7 @@ actions:
       place x at cell
       choose optional c from cells where empty { place o at c }
   lay:
-    params: {at: "placements(pair, cells where empty)"}
+    params: {at: "placements(pair, cells where empty) where count(it) == 2"}
     effect: for c in at { place o at c }
 flow:
   setup:
@@ -431,7 +431,8 @@ def test_a_shape_that_does_not_fit_is_told_why(choices):
     state = initial_state(choices, 1)
     assert refusal(lambda: apply(choices, state, Move(0, "lay", ((0, 2),)))) == \
         ("IllegalMoveError", "E502", "parameter `at` of `lay`: A1+C1 is not one of `placements(pair, cells where "
-                                     "empty)`: no orientation of the shape covers these cells", None)
+                                     "empty) where count(it) == 2`: no orientation of the shape covers these cells",
+         None)
 
 
 def test_the_end_is_judged_after_a_do_step_when_checked_every_turn():
