@@ -23,6 +23,10 @@ that mutmut times (a mutant taking ten times as long counts as a timeout).
 Run as a script, `python tests/mutation/mutmut_config.py checker|scoring|flow`
 runs one selection and exits 1 on any failure, collection errors included:
 `pytest` exits 2 for those, which mutmut 2 would count as a surviving mutant.
+`python tests/mutation/mutmut_config.py recheck ID...` makes each mutant of
+.mutmut-cache again (mutmut's own mutation), runs its module's selection and
+restores the file: mutmut 2 misrecords some mutants of a line whose text
+occurs twice in a file (untested, or survived when the tests kill it).
 """
 
 from __future__ import annotations
@@ -64,7 +68,36 @@ def pre_mutation(context):
     context.config.test_command = f"{sys.executable} {HERE} {MODULES.get(filename, 'checker')}"
 
 
+def recheck(ids) -> int:
+    import shutil
+    import sqlite3
+    import subprocess
+
+    from mutmut import Context, RelativeMutationID, mutate
+
+    cache = sqlite3.connect(".mutmut-cache")
+    for mutant in map(int, ids):
+        filename, line, line_number, index = cache.execute(
+            'select s.filename, l.line, l.line_number, m."index" from Mutant m join Line l on m.line = l.id '
+            "join SourceFile s on l.sourcefile = s.id where m.id = ?", (mutant,)).fetchone()
+        with open(filename) as fh:
+            source = fh.read()
+        mutated, _ = mutate(Context(source=source, mutation_id=RelativeMutationID(line, index, line_number),
+                                    filename=filename, dict_synonyms=[]))
+        shutil.copy(filename, filename + ".orig")
+        try:
+            with open(filename, "w") as fh:
+                fh.write(mutated)
+            code = subprocess.run([sys.executable, HERE, MODULES[filename]], capture_output=True).returncode
+        finally:
+            shutil.move(filename + ".orig", filename)
+        print(mutant, filename, f"line {line_number + 1}", "killed" if code else "survived", flush=True)
+    return 0
+
+
 def main(argv) -> int:
+    if argv[0] == "recheck":
+        return recheck(argv[1:])
     import pytest
 
     code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", *SELECTIONS[argv[0]]])
