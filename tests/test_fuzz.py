@@ -19,8 +19,9 @@ Property tests (hypothesis, a fixed budget of 150 derandomized examples each):
 
 Then explicit cases: `KNOWN_ESCAPES` (small inputs that crash the engine today,
 each a strict xfail naming the file at fault), `FIXED_ESCAPES` (the same, once
-fixed), and resource bombs that must be answered with a diagnostic within 1 s
-(asserted < 2 s for slack).
+fixed), and resource bombs, each refused by its guard: the tests pin what the
+guard spares (the bytes never read, the text never parsed, the nodes and the
+board never built, the memory never used), not how long it took.
 
 The property tests let an escape pass only when it is one of `KNOWN_ESCAPES`
 (same exception, engine function and message): hypothesis draws some values
@@ -42,7 +43,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,13 +52,15 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from boardrule.dsl import loader, parser
 from boardrule.dsl.builtins import AGGREGATES, CELL_PROPERTIES, FUNCTIONS, PLAYER_PROPERTIES, VALUES
 from boardrule.dsl.diagnostics import BoardruleError, SourceStore, render, split_lines
 from boardrule.dsl.pack import load_pack, load_pack_text
-from boardrule.interpreter import flow
+from boardrule.interpreter import flow, geometry
+from boardrule.interpreter.exprs import MAX_RANGE
 from boardrule.interpreter.game import compile_game
 from boardrule.interpreter.scenarios import run_tests
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.values import MAX_CELLS, RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_FILES = sorted((ROOT / "rulepacks").glob("*.pack")) + sorted((ROOT / "tests" / "packs").glob("*.pack"))
@@ -659,79 +661,95 @@ def within(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-LIMIT = 2.0  # the target is 1 s; 2 s leaves slack for slow machines
-#: For the xfails that are slow but not hopeless (1.5 to 6 s here, depending on the load), the 1 s
-#: target itself: a 2 s bound would make them flaky, and once fixed they take about 0.1 s.
-TARGET = 1.0
+#: Not a speed claim (speed is measured by the benchmarks, which print figures): a bomb that its
+#: guard misses would otherwise hold up the suite.  Each test below pins what the guard does --
+#: what is never read, parsed or built -- so none depends on the speed of the machine.
+HANG_GUARD = 60.0
 
 
-def diagnose(load, limit: float = LIMIT) -> tuple[BoardruleError | None, float]:
-    """Run `load()` (which loads and compiles), stopped after `limit` s: (its error, seconds)."""
-    start = time.perf_counter()
+def refusal(load) -> BoardruleError:
+    """The error `load()` (which loads and compiles) raises, rendered once; fails if it accepts."""
     try:
-        with within(limit):
+        with within(HANG_GUARD):
             load()
     except BoardruleError as err:
-        return err, time.perf_counter() - start
+        str(err)
+        return err
     except TooSlow:
-        pytest.fail(f"no answer within {limit} s")
-    return None, time.perf_counter() - start
+        pytest.fail(f"no answer within {HANG_GUARD} s: a resource guard is missing")
+    pytest.fail("accepted without a diagnostic")
 
 
 def _pack_text(text: str):
     return lambda: compile_game(load_pack_text(text, FILE))
 
 
-def assert_refused_fast(load, code: str | None = None, limit: float = LIMIT):
-    err, seconds = diagnose(load, limit)
-    assert err is not None, "accepted without a diagnostic"
-    assert seconds < limit, f"took {seconds:.2f} s"
-    if code is not None:
-        assert err.diagnostics[0].code == code, err
+def codes(err: BoardruleError) -> list:
+    return [d.code for d in err.diagnostics]
 
 
-def test_50_mb_text_is_refused_fast():
-    assert_refused_fast(_pack_text("a: " + "x" * 50_000_000), "E102")
+def test_50_mb_text_is_refused_before_it_is_parsed(yaml_events):
+    assert codes(refusal(_pack_text("a: " + "x" * 50_000_000))) == ["E102"]
+    assert yaml_events == []
 
 
-def test_50_mb_file_is_refused_fast(tmp_path):
+def test_50_mb_file_is_refused_without_being_read(tmp_path, file_reads):
     path = tmp_path / "huge.pack"
     with open(path, "wb") as fh:
         fh.truncate(50_000_000)  # a sparse file: its size is what counts
-    assert_refused_fast(lambda: compile_game(load_pack(path)), "E102")
+    assert codes(refusal(lambda: compile_game(load_pack(path)))) == ["E102"]
+    assert file_reads[str(path)]["opened"] >= 2, "the loader's open went through the counter"
+    assert file_reads[str(path)]["read"] == 0
 
 
-def test_10000_deep_yaml_brackets():
-    assert_refused_fast(_pack_text("a: " + "[" * 10_000), "E109")
-    assert_refused_fast(_pack_text("a: " + "{a: " * 10_000), "E109")
+@pytest.mark.parametrize("text", ["a: " + "[" * 10_000, "a: " + "{a: " * 10_000], ids=["flow-lists", "flow-maps"])
+def test_10000_deep_yaml_brackets_stop_the_parse_at_the_depth_limit(text, yaml_events):
+    assert codes(refusal(_pack_text(text))) == ["E109"]
+    # at most two events (a key and a bracket) per level up to the limit, and the stream's own
+    assert len(yaml_events) <= 2 * (loader.MAX_DEPTH + 4), f"{len(yaml_events)} events read past the limit"
 
 
-def test_10000_deep_expression_brackets():
-    assert_refused_fast(_pack_text(host_pack("SCORE", "[" * 10_000 + "]" * 10_000)))
+def _bracket_refusals(err: BoardruleError) -> None:
+    """Refused for its brackets, counted before the expression is parsed (parsing them would
+    recurse; the tree's own depth limit words it "nested more than N deep")."""
+    assert {(d.code, d.message) for d in err.diagnostics} == \
+        {("E136", f"brackets nested more than {parser.MAX_NESTING} deep")}, err
 
 
-def test_alias_bomb():
+def test_10000_deep_expression_brackets_are_counted_before_parsing():
+    _bracket_refusals(refusal(_pack_text(host_pack("SCORE", "[" * 10_000 + "]" * 10_000))))
+
+
+def test_5000_nested_parentheses_are_counted_before_parsing():
+    _bracket_refusals(refusal(_pack_text(host_pack("SCORE", "(" * 5000 + "1" + ")" * 5000))))
+
+
+def test_alias_bomb_is_refused_alias_by_alias_never_expanded(yaml_events):
     lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
     for prev, name in zip("abcdefgh", "bcdefghi"):
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
-    assert_refused_fast(_pack_text("\n".join(lines) + "\n"), "E105")
-
-
-def test_5000_nested_parentheses():
-    assert_refused_fast(_pack_text(host_pack("SCORE", "(" * 5000 + "1" + ")" * 5000)))
+    text = "\n".join(lines) + "\n"
+    err = refusal(_pack_text(text))
+    # every anchor and every alias diagnosed where it is written (9 anchors, 8 x 9 aliases) ...
+    assert sorted(collections.Counter(codes(err)).items()) == [("E105", 9), ("E106", 72)]
+    # ... and the parser read once, as written (9 ** 9 nodes if the aliases were followed)
+    assert len(yaml_events) < len(text)
 
 
 def test_50_nested_parentheses_still_work():
     assert exercise(host_pack("SCORE", "(" * 50 + "1" + ")" * 50)) == "played"
 
 
-def test_300_by_300_grid_is_refused_fast():
+def test_300_by_300_grid_is_refused_before_the_board_is_built(monkeypatch):
+    def make_grid(*args, **kwargs):
+        raise AssertionError("the board was built")
+    monkeypatch.setattr(geometry, "make_grid", make_grid)
     text = host_pack("SCORE", "1").replace("square 4 x 4", "square 300 x 300")
-    assert_refused_fast(_pack_text(text), "E303", limit=TARGET)
+    assert codes(refusal(_pack_text(text))) == ["E303"]
 
 
 _ISOLATED = textwrap.dedent("""\
-    import json, resource, sys, time
+    import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
     from boardrule.dsl.diagnostics import BoardruleError
     from boardrule.dsl.pack import load_pack_text
@@ -739,44 +757,49 @@ _ISOLATED = textwrap.dedent("""\
     from boardrule.interpreter.scenarios import run_tests
     from boardrule.interpreter.values import RuleError
     text = sys.stdin.read()
-    start = time.perf_counter()
+    messages = []
     try:
-        run_tests(compile_game(load_pack_text(text, "bomb.pack")))
+        messages = [d.message for d in run_tests(compile_game(load_pack_text(text, "bomb.pack")))]
         outcome = "accepted"
     except (BoardruleError, RuleError) as err:
         outcome = "diagnosed"
+        messages = [d.message for d in getattr(err, "diagnostics", ())] or [str(err)]
     except BaseException as err:
         outcome = "escaped " + type(err).__name__
-    print(json.dumps({"outcome": outcome, "seconds": time.perf_counter() - start}))
+    print(json.dumps({"outcome": outcome, "messages": messages}))
 """)
 
 
-def run_isolated(text: str, timeout: float = 5.0) -> dict:
-    """Load, compile and test `text` in a child process limited to 512 MB of memory."""
+def run_isolated(text: str) -> dict:
+    """Load, compile and test `text` in a child process limited to 512 MB of memory:
+    {"outcome": "accepted" (its tests ran) | "diagnosed" | "escaped ...", "messages": [...]}."""
     try:
         done = subprocess.run([sys.executable, "-c", _ISOLATED], input=text, capture_output=True, text=True,
-                              timeout=timeout, cwd=ROOT)
+                              timeout=HANG_GUARD, cwd=ROOT)
     except subprocess.TimeoutExpired:
-        return {"outcome": f"no answer within {timeout} s", "seconds": timeout}
+        return {"outcome": f"no answer within {HANG_GUARD} s", "messages": []}
     if done.returncode != 0 or not done.stdout.strip():
-        return {"outcome": f"child died ({done.returncode}): {done.stderr[-300:]}", "seconds": None}
+        return {"outcome": f"child died ({done.returncode}): {done.stderr[-300:]}", "messages": []}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_100000_by_100000_grid_does_not_exhaust_memory():
+def test_100000_by_100000_grid_is_refused_within_512_mb():
     result = run_isolated(host_pack("SCORE", "1").replace("square 4 x 4", "square 100000 x 100000"))
-    assert result["outcome"] == "diagnosed" and result["seconds"] < LIMIT, result
+    assert result["outcome"] == "diagnosed", result
+    assert any(m.startswith(f"a board has at most {MAX_CELLS} cells") for m in result["messages"]), result
 
 
-def test_huge_range_does_not_exhaust_memory():
+def test_huge_range_fails_its_rule_within_512_mb():
     result = run_isolated(host_pack("SCORE", "count(1..1000000000)"))
-    # a rule failing while the pack's tests run is reported as a failed test: accepted, never an escape
-    assert result["outcome"] in ("diagnosed", "accepted") and result["seconds"] < LIMIT, result
+    # a rule failing while the pack's tests run is reported as a failed test, never an escape
+    assert result["outcome"] == "accepted", result
+    assert any(f"the range 1..1000000000 has more than {MAX_RANGE} numbers" in m for m in result["messages"]), result
 
 
-def test_chart_with_100000_columns_is_refused_fast():
+def test_chart_with_100000_columns_is_refused_for_its_length_before_parsing():
     chart = " ".join(map(str, range(100_000))) + " -> " + " ".join(["1"] * 100_000)
-    assert_refused_fast(_pack_text(host_pack("CHART", chart)), limit=TARGET)
+    err = refusal(_pack_text(host_pack("CHART", chart)))
+    assert codes(err) == ["E135"] and f"the limit is {parser.MAX_FRAGMENT}" in err.diagnostics[0].message
 
 
 def test_chart_with_2000_columns_works():
@@ -784,22 +807,24 @@ def test_chart_with_2000_columns_works():
     assert exercise(host_pack("CHART", chart)) == "played"
 
 
-def test_file_just_under_the_size_limit_is_answered_fast():
+def test_file_just_under_the_size_limit_has_its_nodes_counted_before_any_is_built(monkeypatch):
     text = "".join(f"k{i}: v\n" for i in range(95_000))  # just under 1 MB, 190,000 nodes
-    assert len(text.encode()) < 1_000_000
-    assert_refused_fast(_pack_text(text), "E110")
+    assert len(text.encode()) < loader.MAX_BYTES
+    built = []
+    start_node = loader._Builder.start_node
+    monkeypatch.setattr(loader._Builder, "start_node", lambda self, event: (built.append(1), start_node(self, event)))
+    assert codes(refusal(_pack_text(text))) == ["E110"]
+    assert built == []
 
 
 def test_shape_larger_than_the_board():
     text = host_pack("SCORE", "if fits(line, cells) then 1 else 0").replace("art: X X X", "art: X X X X X X X")
-    start = time.perf_counter()
     try:
-        pack = load_pack_text(text, FILE)
-        compile_game(pack)
+        with within(HANG_GUARD):
+            pack = load_pack_text(text, FILE)
+            game = compile_game(pack)
     except BoardruleError as err:
         assert "line" in str(err)
     else:
-        game = compile_game(pack)
         assert any("line" in d.message and d.code == "W306" for d in game.warnings), \
             "no diagnostic for a shape larger than the board"
-    assert time.perf_counter() - start < LIMIT

@@ -1,15 +1,18 @@
 """Golden playthroughs: stored seeded games replayed move by move.
 
 Each tests/playthroughs/<pack>-<seed>.json (written by
-tests/playthroughs/make.py) holds a whole game: every move with the seat
-that made it and how many legal moves that seat had, and the final scores.
-Replaying it must give exactly the same counts and scores: when the engine
-(or a pack) changes behaviour, this fails and says where. If the change is
-intended, run `python tests/playthroughs/make.py PACK` and review the diff.
+tests/playthroughs/make.py) holds a whole game: the digest of the state it
+starts in, every move with the seat that made it, how many legal moves that
+seat had and the digest of the state after it, and the final scores.
+Replaying it must give exactly the same counts, digests and scores: when the
+engine (or a pack) changes behaviour, this fails at the first step where the
+game changed, naming it. If the change is intended, run
+`python tests/playthroughs/make.py PACK` and review the diff.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -27,6 +30,9 @@ FOLDER = Path(__file__).resolve().parent / "playthroughs"
 FILES = sorted(FOLDER.glob("*.json"))
 REMAKE = "python tests/playthroughs/make.py"
 _GAMES = {}
+_spec = importlib.util.spec_from_file_location("playthroughs_make", FOLDER / "make.py")
+make = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make)
 
 
 def game_of(pack):
@@ -45,7 +51,7 @@ def test_every_bundled_pack_has_a_playthrough(pack):
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_playthrough_replays_the_same(path):
     record = json.loads(path.read_text(encoding="utf-8"))
-    for key in ("pack", "seed", "players", "steps", "scores"):
+    for key in ("pack", "seed", "players", "start", "steps", "scores"):
         assert key in record, f"{path.name} has no `{key}`; remake it with `{REMAKE}`"
     pack = record["pack"]
     assert pack in bundled_pack_names(), f"{path.name} is for `{pack}`, which is not a bundled pack (any more)"
@@ -53,8 +59,13 @@ def test_playthrough_replays_the_same(path):
     state = initial_state(game, record["players"], record["seed"], record.get("options") or {})
     changed = (f"\nthe engine or the pack `{pack}` behaves differently; if that is intended, "
                f"run `{REMAKE} {pack}` and review the diff")
-    for index, (seat, count, text) in enumerate(record["steps"]):
-        where = f"{path.name}, step {index + 1} ({PLAYERS[seat]!r} `{text}`)"
+    digest = make.state_digest(game, state)
+    assert digest == record["start"], \
+        f"{path.name}, before the first move: the state differs (digest {digest}, the playthrough has {record['start']}){changed}"
+    for index, step in enumerate(record["steps"]):
+        assert len(step) == 4, f"{path.name}, step {index + 1}: expected [seat, count, move, digest]; remake it"
+        seat, count, text, after = step
+        where = f"{path.name}, step {index + 1} of {len(record['steps'])} ({PLAYERS[seat]!r} `{text}`)"
         assert state.phase != "over", f"{where}: the game is already over{changed}"
         assert waiting(state) and waiting(state)[0] == seat, \
             f"{where}: the game waits for {[PLAYERS[s] for s in waiting(state)]}{changed}"
@@ -65,6 +76,9 @@ def test_playthrough_replays_the_same(path):
         except BoardruleError as err:
             pytest.fail(f"{where}: the move is not legal any more: {err.diagnostic.message}{changed}")
         state = apply(game, state, move)
+        digest = make.state_digest(game, state)
+        assert digest == after, (f"{where}: the first step where the game changed: the state after it differs "
+                                 f"(digest {digest}, the playthrough has {after}){changed}")
     assert state.phase == "over", f"{path.name}: the game is not over after its {len(record['steps'])} moves{changed}"
     result = outcome(game, state)
     scores = {repr(PLAYERS[s]): result.sheets[s].total for s in state.players}

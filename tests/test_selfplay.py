@@ -12,10 +12,14 @@ At each step of each game:
   the same legal moves;
 
 and every game ends within a bound, and replaying its recorded log gives
-the same final state and score sheets. Each pack plays up to 30 random and
-10 greedy games, fewer on a slow machine (see BUDGET; set
-BOARDRULE_SELFPLAY_FULL=1 to play them all). The same seed gives the same
-game in fresh interpreters with different PYTHONHASHSEEDs. An inline pack with dice, a deck,
+the same final state and score sheets. Each pack plays a fixed set of seeded
+games (`GAMES`), the same on every machine however fast; longer runs print
+their figures:
+
+    python tests/test_selfplay.py --random 200 --greedy 50 [PACK...]
+
+The same seed gives the same game in fresh interpreters with different
+PYTHONHASHSEEDs. An inline pack with dice, a deck,
 optional choices, simultaneous decisions and empty seats runs through the
 same checks, so the save format is exercised on every kind of field.
 
@@ -25,6 +29,7 @@ truncated, foreign and newer files, and mangled fields.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import functools
 import json
@@ -48,13 +53,12 @@ from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.serialize import state_differences, state_from_json, state_to_json, states_equal
 
-RANDOM_GAMES = 30  # seeds 0-29 per pack
-GREEDY_GAMES = 10  # seeds 1000-1009 per pack
-# Slow packs on a slow machine play fewer games: past a minimum, each pack
-# stops at its share of the time budget (every game is seeded, so a failure
-# names a reproducible seed). BOARDRULE_SELFPLAY_FULL=1 plays them all.
-FULL = os.environ.get("BOARDRULE_SELFPLAY_FULL", "") not in ("", "0")
-MIN_RANDOM, MIN_GREEDY = 8, 3
+RANDOM_SEED, GREEDY_SEED = 0, 1000  # random games use seeds 0, 1, ...; greedy ones 1000, 1001, ...
+#: pack -> (random games, greedy games) in the suite. A game's player count cycles with its seed
+#: (`player_counts`), so the three big packs play each of 1-4 players twice at random and once
+#: greedy; the small ones (about 0.03 s a game) play more.
+GAMES = {"tinytowns": (8, 4), "townies": (8, 4), "villagers": (8, 4)}
+SMALL_PACK_GAMES = (30, 10)
 MAX_MOVES = 5_000  # per game; a pack that needs more is broken (or needs a bigger bound here)
 PARSE_SAMPLE = 1  # moves per step whose text is parsed back (all texts are checked for uniqueness)
 REFUSALS_PER_STEP = 2  # kinds of illegal move tried per step (every kind comes up within a game or two)
@@ -109,7 +113,14 @@ scoring:
 
 PACKS = bundled_pack_names()
 ALL = PACKS + ["<chance-probe>"]
-BUDGET = 12.0 / len(ALL)  # seconds of self-play per pack, random and greedy together
+
+
+def seeds(name, agent, games=None):
+    """The seeds of `name`'s games with `agent`: the suite's fixed set unless `games` is given."""
+    random_games, greedy_games = GAMES.get(name, SMALL_PACK_GAMES)
+    if agent == "random":
+        return range(RANDOM_SEED, RANDOM_SEED + (random_games if games is None else games))
+    return range(GREEDY_SEED, GREEDY_SEED + (greedy_games if games is None else games))
 
 
 @functools.lru_cache(maxsize=None)
@@ -238,32 +249,36 @@ def play_checked(name, agent, seed):
     replayed = check_log(game, state, players, seed)
     for seat in state.players:
         assert score_sheet(game, replayed, seat) == score_sheet(game, state, seat)
-    return state
+    return state, made
 
 
-def play_many(name, agent, seeds, budget, minimum):
-    """Seeded games until `seeds` run out or, past `minimum` games, the time budget is spent."""
-    start = time.perf_counter()
-    played = 0
+def play_many(name, agent, seeds) -> int:
+    """Every game of `seeds`, checked; the number of moves made."""
+    moves = 0
     for seed in seeds:
-        if played >= minimum and not FULL and time.perf_counter() - start > budget:
-            break
         try:
-            play_checked(name, agent, seed)
+            moves += play_checked(name, agent, seed)[1]
         except Exception as err:
             raise AssertionError(f"{name}, {agent} agents, seed {seed}: {type(err).__name__}: {err}") from err
-        played += 1
-    return played
+    return moves
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_random_selfplay(name):
-    assert play_many(name, "random", range(RANDOM_GAMES), BUDGET * 0.6, MIN_RANDOM) >= MIN_RANDOM
+    assert play_many(name, "random", seeds(name, "random")) > 0
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_greedy_selfplay(name):
-    assert play_many(name, "greedy", range(1000, 1000 + GREEDY_GAMES), BUDGET * 0.4, MIN_GREEDY) >= MIN_GREEDY
+    assert play_many(name, "greedy", seeds(name, "greedy")) > 0
+
+
+def test_the_big_packs_play_every_player_count_with_each_agent():
+    for name in GAMES:
+        counts = player_counts(game_of(name))
+        for agent in ("random", "greedy"):
+            played = {counts[seed % len(counts)] for seed in seeds(name, agent)}
+            assert played == set(counts), (name, agent, played)
 
 
 def test_the_chance_probe_exercises_every_kind_of_field():
@@ -459,7 +474,9 @@ def test_state_from_json_refuses_missing_and_mistyped_fields(finished):
                 state_from_json(game, json.loads(json.dumps(state_to_json(game, loaded))))
 
 
-def test_state_from_json_refuses_mangled_nested_values(finished):
+def test_state_from_json_never_crashes_on_mangled_nested_values(finished):
+    """Junk anywhere in a saved state: refused with SaveError or read as a state, never another exception.
+    (What must be refused is pinned by the test below.)"""
     game, state = finished
     data = state_to_json(game, state)
     probe = random.Random(0)
@@ -485,6 +502,68 @@ def test_state_from_json_refuses_mangled_nested_values(finished):
                 state_from_json(game, broken)
             except SaveError:
                 pass
+
+
+NAN = float("nan")  # json.loads reads NaN
+#: (the state to mangle: "over" or "choosing", path in data["state"], junk, what the message names)
+MUST_BE_REFUSED = [
+    ("over", ("seats",), 0, r"state\.seats: expected a whole number from 1"),
+    ("over", ("players", "T", 0), 9, r"state\.players: 9 is not a seat \(0 to 3\)"),
+    ("over", ("players", "T"), [], r"state\.players: .* is for 2-3 players, not 0"),
+    ("over", ("kind", 0, 0), 7, r"state\.kind\[0\]\[0\]: expected a piece kind or null"),
+    ("over", ("kind", 0), ["x"], r"state\.kind\[0\]: expected 9 cells, got 1"),
+    ("over", ("owner", 0, 0), 4, r"state\.owner\[0\]\[0\]: 4 is not a seat"),
+    ("over", ("owner", 0, 0), {"P": 99}, r"state\.owner\[0\]\[0\]: a player must be a seat number"),
+    ("over", ("attrs", 0), {"D": [[9, {"O": {}}]]}, r"state\.attrs\[0\]: 9 is not a cell of this board"),
+    ("over", ("held", 0), {"D": [[0, "x"]]}, r"state\.held\[0\]\[0\]: expected a tuple, got a string"),
+    ("over", ("vars", "O", "last"), {"Q": []}, r"state\.vars\.last: unknown value tag 'Q'"),
+    ("over", ("vars", "O", "last"), {"T": 1}, r"state\.vars\.last: expected a list \(the items of a tuple\)"),
+    ("over", ("vars", "O", "last"), {"T": [], "P": 1}, r"state\.vars\.last: expected a one-key tag object"),
+    ("over", ("vars", "O", "last"), NAN, r"state\.vars\.last: nan is not a finite number"),
+    ("over", ("vars", "O", "last"), {"S": [[1]]}, r"state\.vars\.last: a set item cannot be a list"),
+    ("over", ("pvars",), [], r"state\.pvars: expected 4 seat\(s\), got 0"),
+    ("over", ("points", 1, 0), ["bonus"], r"state\.points\[1\]\[0\]: expected a \[label, points\] pair"),
+    ("over", ("decks", "O"), {}, r"state\.decks: expected the decks cards, got \(none\)"),
+    ("over", ("decks", "O", "cards", 0), {"T": []}, r"state\.decks\.cards\[0\]: expected a card"),
+    ("over", ("rng", "internal", 0), -1, r"state\.rng\.internal: expected 625 whole numbers"),
+    ("over", ("rng", "gauss_next"), "x", r"state\.rng\.gauss_next: expected a number or null"),
+    ("over", ("phase",), "middle", r"state\.phase: expected one of setup, round, over, got 'middle'"),
+    ("over", ("step",), 99, r"state\.step: expected a whole number from 0 to"),
+    ("over", ("round",), -1, r"state\.round: expected a whole number of at least 0"),
+    ("over", ("queue",), {"T": [7]}, r"state\.queue: 7 is not a seat"),
+    ("over", ("finished",), [{"P": 3}, 5], r"state\.finished: 5 is not a seat"),
+    ("over", ("log", 0), [], r"state\.log\[0\]: expected an entry like"),
+    ("over", ("steps_run",), True, r"state\.steps_run: expected a whole number"),
+    ("choosing", ("pending", 0, "seat"), 6, r"state\.pending\[0\]\.seat: 6 is not a seat"),
+    ("choosing", ("pending", 0, "actions"), {"T": ["fly"]}, r"state\.pending\[0\]\.actions: the pack has no action `fly`"),
+    ("choosing", ("pending", 0, "repeat"), 0, r"state\.pending\[0\]\.repeat: expected true or false"),
+    ("choosing", ("pending", 0, "choice", "type"), 99, r"state\.pending\[0\]\.choice\.type: expected the index"),
+    ("choosing", ("pending", 0, "choice", "optional"), None, r"state\.pending\[0\]\.choice\.optional: expected true"),
+    ("choosing", ("pending", 0, "choice", "options"), [1], r"state\.pending\[0\]\.choice\.options: expected a tuple"),
+    ("choosing", ("pending", 0, "choice", "move", "action"), "fly",
+     r"state\.pending\[0\]\.choice\.move\.action: expected an action of the pack, got 'fly'"),
+    ("choosing", ("pending", 0, "choice", "move", "args"), {"T": [[0]]},
+     r"state\.pending\[0\]\.choice\.move: a move's values cannot be lists"),
+    ("choosing", ("pending",), [{"seat": 1}], r"state\.pending\[0\]: no `actions` field"),
+]
+
+
+@pytest.mark.parametrize("which, path, junk, message", MUST_BE_REFUSED,
+                         ids=[f"{w}:{'.'.join(map(str, p))}={json.dumps(j)}" for w, p, j, _ in MUST_BE_REFUSED])
+def test_state_from_json_refuses_values_that_make_no_state_naming_the_field(finished, which, path, junk, message):
+    game, state = finished
+    if which == "choosing":
+        state = initial_state(game, 2, 3)
+        state = apply(game, state, legal_moves(game, state, waiting(state)[0])[0])
+        assert state.pending[waiting(state)[0]].choice is not None
+    data = json.loads(json.dumps(state_to_json(game, state)))
+    node = data["state"]
+    for step in path[:-1]:
+        node = node[step]
+    assert path[-1] in node if isinstance(node, dict) else path[-1] < len(node), "the path is not in the state"
+    node[path[-1]] = junk
+    with pytest.raises(SaveError, match=message):
+        state_from_json(game, data)
 
 
 def test_states_equal_sees_types_and_every_field(finished):
@@ -515,3 +594,29 @@ def test_unsaveable_values_are_refused(finished):
         gamelog.save("/nonexistent-folder/x.json", gamelog.record(game, state, 3, 11, None))
     with pytest.raises(SaveError):
         gamelog.record(game, state, 2, 11, None)  # the state has 3 players
+
+
+def main(argv) -> int:
+    """`python tests/test_selfplay.py [--random N] [--greedy N] [PACK...]`: longer runs, with their figures."""
+    parser = argparse.ArgumentParser(prog="python tests/test_selfplay.py", description=main.__doc__)
+    parser.add_argument("--random", type=int, default=None, help="random games per pack (default: the suite's)")
+    parser.add_argument("--greedy", type=int, default=None, help="greedy games per pack (default: the suite's)")
+    parser.add_argument("packs", nargs="*", default=ALL, help=f"default: {' '.join(ALL)}")
+    args = parser.parse_args(argv)
+    total = time.perf_counter()
+    for name in args.packs:
+        for agent, games in (("random", args.random), ("greedy", args.greedy)):
+            chosen = seeds(name, agent, games)
+            if not chosen:
+                continue
+            start = time.perf_counter()
+            moves = play_many(name, agent, chosen)
+            seconds = time.perf_counter() - start
+            print(f"{name:14} {agent:6} seeds {chosen.start}-{chosen.stop - 1}: {len(chosen)} games, "
+                  f"{moves} moves checked, {seconds:.1f} s", flush=True)
+    print(f"all checks passed; {time.perf_counter() - total:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 import boardrule.cli.simulate  # noqa: F401  (registers simulate and bench)
 from boardrule.cli.main import cli
+from boardrule.dsl.diagnostics import UsageError
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.interpreter import stats
 from boardrule.interpreter.api import new_game, open_game
@@ -403,8 +404,9 @@ def test_mcts_settings():
     assert parse_settings("0.5s") == {"seconds": 0.5, "iterations": None}
     assert parse_settings("20:depth=end:c=1.5:playout=4") == {"iterations": 20, "depth": None, "c": 1.5, "playout": 4}
     for bad in ("0", "depth=-1", "x=1", "-1s", "playout=many"):
-        with pytest.raises(Exception, match="E005"):
+        with pytest.raises(UsageError) as info:
             parse_settings(bad)
+        assert info.value.diagnostic.code == "E005", bad
 
 
 def test_mcts_is_deterministic_for_a_seed():

@@ -5,12 +5,21 @@
 
 For each pack and each seed in SEEDS, random agents play a whole game with
 the fewest players the pack allows, and `<pack>-<seed>.json` (next to this
-script) records: the pack, the seed,
-the players, every move with its seat and the number of legal moves that
-seat had, and the final scores. tests/test_playthroughs.py replays the
-moves and checks that the counts and scores are the same, so any change
-in the engine's behaviour shows up there. After an intended change, run
-this script again and review the diff of the files.
+script) records: the pack, the seed, the players, the digest of the state
+the game starts in, every move with its seat, the number of legal moves that
+seat had and the digest of the state after it, and the final scores.
+tests/test_playthroughs.py replays the moves and checks that the counts,
+the digests and the scores are the same, so any change in the engine's
+behaviour shows up there, at the first step where the game changed. After
+an intended change, run this script again and review the diff of the files.
+
+A digest (`state_digest`) is the first 16 hex digits of the SHA-256 of the
+state's saved form (the `state` object of interpreter/serialize.py's
+`state_to_json`) as canonical JSON: sorted keys, no spaces, ASCII. It covers
+every field of the state (board, variables, decks, the random generator,
+pending decisions, the log) and nothing of the process, so it is the same
+under any PYTHONHASHSEED and on any machine; the pack's hash and the
+engine's version are not in it.
 
 TABLE_GAMES adds games at a fuller table, with options
 (`<pack>-table<seed>.json`): vacant seats, variants and modes that the
@@ -19,6 +28,7 @@ fewest-players games never reach.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -30,6 +40,7 @@ from boardrule.interpreter.flow import apply, initial_state, legal_moves, waitin
 from boardrule.interpreter.game import compile_game
 from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.serialize import state_to_json
 from boardrule.interpreter.values import PLAYERS
 
 HERE = Path(__file__).resolve().parent
@@ -43,6 +54,13 @@ TABLE_GAMES = {
 MAX_MOVES = 5_000
 
 
+def state_digest(game, state) -> str:
+    """The first 16 hex digits of the SHA-256 of `state`'s saved form as canonical JSON."""
+    text = json.dumps(state_to_json(game, state)["state"], sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
 def agent_seed(seed: int, index: int) -> int:
     """The seed of the random agent of the `index`-th player (0-based) in game `seed`."""
     return seed * 100 + index
@@ -52,6 +70,7 @@ def play(game, seed: int, pack: str | None = None, players: int | None = None, o
     """One seeded game with random agents, as a playthrough record (`pack`: its bundled name)."""
     state = initial_state(game, players, seed, options or {})
     agents = {seat: make_agent("random", agent_seed(seed, i)) for i, seat in enumerate(state.players)}
+    start = state_digest(game, state)
     steps = []
     while state.phase != "over":
         if len(steps) >= MAX_MOVES:
@@ -59,8 +78,9 @@ def play(game, seed: int, pack: str | None = None, players: int | None = None, o
         seat = waiting(state)[0]
         moves = legal_moves(game, state, seat)
         move = agents[seat](game, state, seat, moves)
-        steps.append([seat, len(moves), move_text(move, game)])
+        text = move_text(move, game)
         state = apply(game, state, move)
+        steps.append([seat, len(moves), text, state_digest(game, state)])
     result = outcome(game, state)
     return {
         "pack": pack or game.id,  # the bundled name, for load_pack
@@ -70,7 +90,8 @@ def play(game, seed: int, pack: str | None = None, players: int | None = None, o
         "players": len(state.players),
         "options": options or {},
         "agents": f"random, seeded {seed} * 100 + player index",
-        "steps": steps,  # [seat, number of legal moves of that seat, the move played]
+        "start": start,  # the digest of the state before the first move
+        "steps": steps,  # [seat, number of legal moves of that seat, the move played, digest after it]
         "scores": {repr(PLAYERS[s]): result.sheets[s].total for s in state.players},
         "terms": {repr(PLAYERS[s]): result.sheets[s].by_label() for s in state.players},
         "winners": [repr(PLAYERS[s]) for s in result.winners],
