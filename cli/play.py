@@ -157,11 +157,11 @@ class Session:
             return self._stop("interrupted", 130)
         except RecursionError:
             self.echo("error[E700]: a rule of the pack failed: the rules nest too deeply to evaluate")
-            return self._stop("the game cannot go on", 1)
+            return self._stop("the game cannot go on", 1, failed=True)
         except RuleError as err:  # a fault of the pack: say so, and keep the game up to the move that failed
             where = f"{err.span}: " if err.span is not None else ""
             self.echo(f"{where}error[E700]: a rule of the pack failed: {err}")
-            return self._stop("the game cannot go on", 1)
+            return self._stop("the game cannot go on", 1, failed=True)
 
     def _run(self) -> int:
         who = ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items())
@@ -570,8 +570,9 @@ class Session:
             return self.game.id
         return self.game.pack.tree.files[-1] if self.game.pack.tree.files else self.game.id
 
-    def _stop(self, why, code) -> int:
-        """Stop the game: ask whether to save; when nobody can answer, save at once."""
+    def _stop(self, why, code, failed=False) -> int:
+        """Stop the game: ask whether to save; when nobody can answer, save at once, unless the
+        game is of bots only or a rule of the pack broke it (`failed`) and no --save was given."""
         if self.state.phase == "over" or not any(e[0] == "move" for e in self.state.log):
             if why:
                 self.say(f"{why}: nothing to save yet")
@@ -579,6 +580,12 @@ class Session:
         target = self.save_path or self.default_save()
         if why:
             self.say(why)
+        unasked_ok = self.save_path is not None or (self.humans and not failed)
+        if not _is_terminal() and not unasked_ok:
+            # nobody can answer, and the game is not worth a file nobody asked for: a game of bots
+            # only, or one a rule of the pack broke (it would break again when resumed)
+            self.say("not saved (pass --save FILE to keep such a game)")
+            return code
         try:
             answer = self._ask(f"save the game to {target}? [Y/n] ")
         except KeyboardInterrupt:

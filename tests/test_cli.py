@@ -120,3 +120,16 @@ def test_a_reader_that_goes_away_stops_the_command_quietly():
     stderr = child.stderr.read().decode()
     assert child.wait(timeout=60) == 141
     assert "internal error" not in stderr and "Traceback" not in stderr
+
+
+def test_a_game_a_rule_broke_is_not_saved_unasked(tmp_path, monkeypatch):
+    """Nobody at a terminal, no --save: the broken game leaves no file in the folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "square.pack").write_text(
+        "game: {id: square, name: Square, players: 1}\nboard: {grid: square 3 x 3}\npieces: {x: {symbol: X}}\n"
+        "vars: {v: 2}\nactions: {put: {params: {cell: cells where empty}, effect: \"place x at cell; set v = v * v\"}}\n"
+        "flow: {round: [{turns: [put]}], end: \"none(cells, empty)\"}\nscoring: {total: v}\n")
+    result = CliRunner().invoke(cli, ["play", "square.pack", "--seats", "random"], input="")
+    assert result.exit_code == 1 and "outside the range of numbers" in result.output
+    assert "not saved (pass --save FILE to keep such a game)" in result.output
+    assert list(tmp_path.iterdir()) == [tmp_path / "square.pack"]
