@@ -60,6 +60,7 @@ class BoardDef:
     mask: Optional[str]
     regions: dict  # name -> ast.CellList
     span: Any
+    mask_span: Any = None  # where `mask:` is written
 
 
 @attrs.frozen
