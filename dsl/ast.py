@@ -242,7 +242,7 @@ class Change:
 @node
 class Score:
     value: "Expr"
-    label: Optional[str]
+    label: "Optional[str | Expr]"  # text, or an expression worked out as it scores (a piece kind: its label)
     span: Span
 
 

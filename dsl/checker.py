@@ -575,6 +575,11 @@ class Checker:
         if not scope.me:
             self.error("E208", "`score` needs a player: use it in an action, or inside `for p in players`", node)
         self.expect(node.value, scope, NUM, "points")
+        if node.label is not None and not isinstance(node.label, str):
+            label = self.expr(node.label, scope)
+            if not (compatible(label, STR) or compatible(label, SYM)):
+                self.error("E210", f"a score's label is a text or a name (a piece kind: its label), "
+                           f"but this is a {label}", node.label)
 
     def s_If(self, node, scope):
         for condition, body in node.branches:

@@ -233,7 +233,10 @@ class AstBuilder(Transformer):
         return ast.Change(children[0], _text(children[1]), children[2], self._span(meta))
 
     def score_stmt(self, meta, children):
-        label = _strip_quotes(_text(children[1])) if len(children) > 1 else None
+        # a label written as text stays text; any other expression is worked out when it scores
+        label = children[1] if len(children) > 1 else None
+        if isinstance(label, ast.String):
+            label = label.value
         return ast.Score(children[0], label, self._span(meta))
 
     def if_stmt(self, meta, children):

@@ -135,7 +135,8 @@ _RENDER = {
     ast.Move: lambda n: f"move {unparse(n.token)} from {unparse(n.source)} to {unparse(n.destination)}",
     ast.Set: lambda n: f"set {unparse(n.target)} = {unparse(n.value)}",
     ast.Change: lambda n: f"{unparse(n.target)} {n.op} {unparse(n.value)}",
-    ast.Score: lambda n: f"score {unparse(n.value)}" + (f' as "{n.label}"' if n.label is not None else ""),
+    ast.Score: lambda n: f"score {unparse(n.value)}" + ("" if n.label is None else f' as "{n.label}"'
+                                                        if isinstance(n.label, str) else f" as {unparse(n.label)}"),
     ast.If: _if,
     ast.For: lambda n: f"for {n.var} in {unparse(n.source)} {_block(n.body)}",
     ast.Choose: lambda n: (f"choose {'optional ' if n.optional else ''}{n.var} from {unparse(n.source)} "

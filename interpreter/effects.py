@@ -190,10 +190,21 @@ class EffectCompiler:
     def s_Score(self, node):
         value = self.e(node.value)
         label = node.label
+        if label is not None and not isinstance(label, str):
+            return self._score_labelled(value, self.e(label))
 
         def score(ctx):
             points = value(ctx)
             ctx.state.points[ctx.me].append([label or "points", points])
+        return score
+
+    def _score_labelled(self, value, label):
+        """`score N as EXPR`: the label worked out as it scores; a piece kind gives its own label."""
+        labels = {p.name: p.score_label for p in self.game.model.pieces}
+
+        def score(ctx):
+            points, named = value(ctx), label(ctx)
+            ctx.state.points[ctx.me].append([labels.get(named, str(named)), points])
         return score
 
     # ---------------------------------------------------------- control

@@ -655,3 +655,17 @@ def test_random_ast_round_trips(kind, data):
     again = parse(text, kind)
     assert ast_equal(again, tree), f"{text!r} parses as {sx(again)}, not {sx(tree)}"
     assert unparse(again) == text
+
+
+def test_a_score_label_may_be_worked_out_but_must_be_a_text_or_a_name():
+    import pytest
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 1}\nboard: {grid: square 2 x 2}\npieces: {x: {symbol: X}}\n"
+            "actions: {put: {params: {c: cells where empty}, effect: \"place x at c; score 1 as LABEL\"}}\n"
+            "flow: {round: [{turns: [put]}], end: \"none(cells, empty)\"}\n")
+    load_pack_text(text.replace("LABEL", "x"))
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text.replace("LABEL", "c"))
+    assert caught.value.diagnostics[0].code == "E210"
+    assert "a score's label is a text or a name" in caught.value.diagnostics[0].message

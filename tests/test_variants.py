@@ -223,7 +223,7 @@ def test_a_new_object_scores_by_its_own_rule(tmp_path):
     state = position(game, tmp_path, EMPTY_MAP, options={"mode": "first"})
     after = move(game, state, "draw_object lighthouse A7")
     assert list(after.pvars[0]["line"]) == [4]
-    assert terms(game, after)["Objects"] == 4
+    assert terms(game, after)["lighthouse"] == 4  # its own line of the sheet (it gives no `label:`)
 
 
 def test_an_object_without_its_own_rule_is_an_error_not_a_city_square(tmp_path):
