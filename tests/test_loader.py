@@ -621,3 +621,13 @@ def test_remove_takes_one_field_of_an_entry_out(tmp_path):
         load_pack_tree(typo)
     d = caught.value.diagnostics[0]
     assert (d.code, d.message) == ("E126", "cannot remove `decks.pile.c`: `decks.pile` of the base has no field `c`")
+
+
+@pytest.mark.parametrize("path", sorted(extends.bundled_dir().glob("*.pack")), ids=lambda p: p.stem)
+def test_every_bundled_pack_loads_the_same_without_libyaml(path):
+    """PyYAML's pure-Python parser is the fallback where libyaml is missing: the same tree."""
+    import yaml
+    text = path.read_text(encoding="utf-8")
+    with_c = to_plain(loader._Builder(text, str(path), None).build(getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    pure = to_plain(loader._Builder(text, str(path), None).build(yaml.SafeLoader))
+    assert pure == with_c
