@@ -28,7 +28,7 @@ class EffectCompiler:
         self.exprs = exprs
 
     def block(self, stmts):
-        compiled = [getattr(self, "s_" + type(s).__name__)(s) for s in stmts]
+        compiled = [self.statement(s) for s in stmts]
         if len(compiled) == 1:
             return compiled[0]
 
@@ -36,6 +36,9 @@ class EffectCompiler:
             for statement in compiled:
                 statement(ctx)
         return run
+
+    def statement(self, node):
+        return getattr(self, "s_" + type(node).__name__)(node)
 
     def e(self, node):
         return self.exprs.compile(node)

@@ -14,7 +14,7 @@ import attrs
 from boardrule.dsl import ast
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.lints import walk
-from boardrule.interpreter import fastpaths, functions, per_game
+from boardrule.interpreter import fastpaths, functions, memo, per_game
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter.values import RuleError
 
@@ -161,6 +161,8 @@ class ExprCompiler:
             body = self._body(define.body, it_reads)
             if _calls_definitions(define.body, self.resolved):  # a chain of these can branch: each use counts
                 body = _charged(body, define.body.span, weight(define.body))
+            if memo.worth_remembering(self.game, self.resolved, name):  # once per state (memo.py)
+                body = memo.remembered(name, body, () if it_reads else define.params)
             self._bodies[key] = body
         return self._bodies[key]
 

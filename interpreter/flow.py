@@ -160,8 +160,12 @@ def _action_moves_cached(game, state, seat) -> tuple:
         # parameter's values in the order its list gives them (cells row by row)
         moves = []
         ctx = Ctx(game, state, PLAYERS[seat])
-        for name in _in_declared_order(game, state.pending[seat].actions):
-            moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
+        state.memo = {}  # nothing changes the state while moves are listed: definitions are remembered
+        try:
+            for name in _in_declared_order(game, state.pending[seat].actions):
+                moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
+        finally:
+            state.memo = None
         cached = state.moves_cache[seat] = tuple(moves)
     return cached
 

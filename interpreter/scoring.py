@@ -48,10 +48,12 @@ def score_sheet(game, state, seat) -> ScoreSheet:
         raise RuleError(f"the score of {PLAYERS[seat]!r} depends on itself (a scoring rule reads `.score`)")
     _IN_PROGRESS.add(key)
     state.meter.begin()
+    outer, state.memo = state.memo, {} if state.memo is None else state.memo  # scoring changes nothing
     try:
         return _score_sheet(game, state, seat)
     finally:
         _IN_PROGRESS.discard(key)
+        state.memo = outer
 
 
 def _score_sheet(game, state, seat) -> ScoreSheet:

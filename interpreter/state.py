@@ -141,6 +141,8 @@ class State:
     owned_decks: set = attrs.field(factory=set, eq=False, repr=False, metadata={"transient": True})
     # the work this game's rules may still do, shared by its states (budget.py)
     meter: Meter = attrs.field(factory=Meter, eq=False, repr=False, metadata={"transient": True})
+    # definitions' values worked out while the state cannot change: listing moves, scoring (memo.py)
+    memo: dict | None = attrs.field(default=None, eq=False, repr=False, metadata={"transient": True})
 
     def own_deck(self, name) -> list:
         """Deck `name`'s list, safe to change in place.
@@ -172,7 +174,7 @@ class State:
                        for seat, p in self.pending.items()}
         new.finished, new.log, new.steps_run = list(self.finished), list(self.log), self.steps_run
         new.trigger_depth, new.snapshot, new.moves_cache = 0, self.snapshot, {}
-        new.step_moves, new.owned_decks, new.meter = self.step_moves, set(), self.meter
+        new.step_moves, new.owned_decks, new.meter, new.memo = self.step_moves, set(), self.meter, None
         return new
 
 

@@ -1,0 +1,123 @@
+"""Definitions worked out once per state: the same question, asked again, is answered from memory.
+
+A definition is pure: its value depends only on its arguments, the state, and
+who and where it is asked for (`me`, the current board, `self`, `it`). While
+nothing can change the state (moves being listed, a score sheet being made),
+the state holds a `memo`, and a definition whose body does real work (a
+filter, an aggregate, a shape or connectivity function) remembers its values
+there, keyed by the definition, its arguments and those four; otherwise
+(`memo` is None: an effect runs) it is worked out each time. A listing of a
+thousand candidate moves whose `when:` asks `count(cells where ...)` then
+scans the board once, not a thousand times.
+
+Definitions that read the marks of a scoring choice (`fed`) or an event are
+not remembered: those are not part of the key.
+
+    >>> memo_key("near", (3,), None, 0, None, None)
+    ('near', (3,), None, 0, None, None)
+"""
+
+from __future__ import annotations
+
+from boardrule.dsl.lints import walk
+
+# what a body must hold to be worth remembering: work beyond reading a few values
+_WORK = ("Where", "Comprehension")
+_WORK_CALLS = ("aggregate", "function", "family", "rule")
+# what a body may not read to be remembered: values the key leaves out
+_UNKEYED = ("event_attr", "mark")
+
+
+def memo_key(name, args, me, board, self_, it) -> tuple:
+    return (name, args, me, board, self_, it)
+
+
+def worth_remembering(game, resolved, name, seen=None) -> bool:
+    """True when definition `name` asks the same question wherever it is used (no parameters,
+    no bare property of `it` or `self`: otherwise each candidate asks its own), does work,
+    and reads nothing the memo's key leaves out."""
+    if game.defines[name].params or _reads_the_cell(resolved, game.defines[name].body):
+        return False
+    body = game.defines[name].body
+    does_work, keyed = False, True
+    for node in walk(body):
+        kind = type(node).__name__
+        resolution = resolved.get(node, ("", None)) if kind in ("Name", "Call", "Attribute") else ("", None)
+        if kind in _WORK or (kind == "Call" and resolution[0] in _WORK_CALLS) or resolution[0] == "define":
+            does_work = True  # (a definition asked by another may do the work: a chain of them branches)
+        if resolution[0] in _UNKEYED or _reads_marks(game, node, kind):
+            keyed = False
+        if resolution[0] == "define" and kind in ("Name", "Call"):
+            seen = seen if seen is not None else {name}
+            if resolution[1] not in seen:
+                seen.add(resolution[1])
+                if not _keyed(game, resolved, resolution[1], seen):
+                    keyed = False
+    return does_work and keyed
+
+
+def _reads_the_cell(resolved, body) -> bool:
+    """A bare property, `it` or `self` outside any filter or aggregate of its own: the value is the
+    cell's (a filter's `it` inside the body is its own business)."""
+    def walk_outside(node, inside):
+        kind = type(node).__name__
+        if kind == "tuple":
+            return any(walk_outside(n, inside) for n in node)
+        if not hasattr(node, "__attrs_attrs__"):
+            return False
+        resolution = resolved.get(node) if kind in ("Name", "Call", "Attribute") else None
+        if not inside and kind == "Name" and resolution is not None and resolution[0] in ("prop", "it", "self",
+                                                                                         "relative"):
+            return True
+        if kind in ("Where", "Comprehension") or (kind == "Call" and resolution and resolution[0] in
+                                                  ("aggregate", "pairwise")):
+            inside = True
+        return any(walk_outside(getattr(node, f.name), inside) for f in node.__attrs_attrs__ if f.name != "span")
+    return walk_outside(body, False)
+
+
+def _keyed(game, resolved, name, seen) -> bool:
+    """True when definition `name` (and those it uses) reads nothing the key leaves out."""
+    for node in walk(game.defines[name].body):
+        kind = type(node).__name__
+        resolution = resolved.get(node, ("", None)) if kind in ("Name", "Call", "Attribute") else ("", None)
+        if resolution[0] in _UNKEYED or _reads_marks(game, node, kind):
+            return False
+        if resolution[0] == "define" and kind in ("Name", "Call") and resolution[1] not in seen:
+            seen.add(resolution[1])
+            if not _keyed(game, resolved, resolution[1], seen):
+                return False
+    return True
+
+
+def _reads_marks(game, node, kind) -> bool:
+    """A bare name or an attribute that reads a mark of the scoring (`fed`, `it.fed`)."""
+    marks = getattr(game, "mark_names", frozenset())
+    if kind == "Name":
+        return node.id in marks
+    if kind == "Attribute":
+        return node.name in marks
+    return False
+
+
+def remembered(name, body, params=()):
+    """`body(ctx)` (a definition with its parameters bound in ctx.env, or read in place),
+    remembered per state for its arguments, `me`, the board, `self` and `it`."""
+    def value(ctx):
+        state = ctx.state
+        memo = state.memo if state is not None else None
+        if memo is None:  # the state may change meanwhile (an effect runs): worked out afresh
+            return body(ctx)
+        env = ctx.env
+        key = (name, tuple([env[p] for p in params]) if params else (), ctx.me, ctx.board, ctx.self_, ctx.it)
+        try:
+            found = memo.get(key, _MISSING)
+        except TypeError:  # an argument that cannot be a key (a mapping): worked out each time
+            return body(ctx)
+        if found is _MISSING:
+            found = memo[key] = body(ctx)
+        return found
+    return value
+
+
+_MISSING = object()

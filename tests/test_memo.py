@@ -1,0 +1,56 @@
+"""Definitions worked out once per state (interpreter/memo.py): asked again, answered from memory;
+never read past a change of the state."""
+
+from __future__ import annotations
+
+import textwrap
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter import flow
+from boardrule.interpreter.game import compile_game
+
+PACK = textwrap.dedent("""\
+    game: {id: memo, players: 1}
+    board: {grid: square 8 x 8}
+    pieces: {x: {symbol: X}}
+    vars: {before: 0, after: 0}
+    define:
+      filled: count(cells where occupied)
+      near_filled(c): count(adjacent(c) where occupied)
+    actions:
+      put:
+        params: {cell: cells where empty}
+        when: filled < 64 and near_filled(cell) < 9
+        effect: |
+          set before = filled
+          place x at cell
+          set after = filled
+    flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+    """)
+
+
+def _game(pack=PACK):
+    return compile_game(load_pack_text(pack, "memo.pack"))
+
+
+def test_a_value_is_never_read_past_a_change_of_the_state():
+    game = _game()
+    state = flow.initial_state(game, 1, seed=0)
+    for expected in range(3):
+        state = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])
+        assert (state.vars["before"], state.vars["after"]) == (expected, expected + 1)
+
+
+def _listing_cost(game):
+    state = flow.initial_state(game, 1, seed=0)
+    state.moves_cache.clear()  # the decision's opening listed them: list them again, counted
+    start = state.meter.spent()
+    assert len(flow.legal_moves(game, state, 0)) == 64
+    return state.meter.spent() - start, state
+
+
+def test_a_listing_asks_a_board_scan_once_not_once_per_candidate():
+    remembered, _ = _listing_cost(_game())
+    inline, _ = _listing_cost(_game(PACK.replace("when: filled < 64", "when: count(cells where occupied) < 64")))
+    # the scan of 64 cells, written inline, is judged for each of the 64 candidates
+    assert inline - remembered >= 63 * 64  # (and the longer `when:` is charged a little more per candidate)
