@@ -280,7 +280,8 @@ def render_bench(report: dict) -> str:
     rows = []
     for pack in report["packs"]:
         if "error" in pack:
-            rows.append([pack["name"], "-", pack.get("hash", "-"), "FAILED: " + pack["error"].splitlines()[0]])
+            rows.append([pack["name"], "-", pack.get("hash", "-"), "FAILED: " + pack["error"].splitlines()[0]]
+                        + [""] * 5)
             continue
         play, check, start = pack["random"], pack["check"], pack["startup"]
         rows.append([pack["name"], pack["players"], pack["hash"], play["games"], num(play["games_per_s"], ".1f"),

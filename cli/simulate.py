@@ -163,7 +163,9 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
 @click.option("--games", type=int, default=None, help="A fixed number of games per measurement instead.")
 @click.option("--repeats", type=int, default=3, show_default=True,
               help="Check and start-up runs per pack; the best is kept.")
-def bench(packs, fmt, seconds, games, repeats):
+@click.option("--players", type=int, default=None, help="Players in the playouts (default: the fewest allowed).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option (repeatable).")
+def bench(packs, fmt, seconds, games, repeats, players, options):
     """Speed figures for PACKS (default: every bundled pack).
 
     Random-playout games per second, check time and start-up time (a fresh
@@ -174,13 +176,20 @@ def bench(packs, fmt, seconds, games, repeats):
     from boardrule.interpreter.bench import bench as run_bench
     for pack in packs:
         find_pack(pack)  # an unknown pack is a usage error, before any measuring
+        if players is not None:
+            from boardrule.interpreter.api import open_game
+            low, high = open_game(pack).players_range
+            if not low <= players <= high:
+                raise UsageError(f"{pack} is for {low}-{high} players, not {players}", code="E002")
     if games is not None and games < 1:
         raise UsageError(f"--games must be at least 1, not {games}", code="E001")
     if not seconds > 0:
         raise UsageError(f"--seconds must be positive, not {seconds:g}", code="E001")
     if repeats < 1:
         raise UsageError(f"--repeats must be at least 1, not {repeats}", code="E001")
-    report = run_bench(list(packs) or bundled_pack_names(), games, seconds, repeats)
+    from boardrule.cli.commands import parse_options
+    report = run_bench(list(packs) or bundled_pack_names(), games, seconds, repeats, players=players,
+                       options=parse_options(options))
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

@@ -181,9 +181,10 @@ def startup(repeats: int = 3) -> dict:
 
 
 def measure_pack(spec: str, players: int | None = None, agents=("random",), games: int | None = None,
-                 seconds: float = 1.0, repeats: int = 3, warmup: bool = True, name: str | None = None) -> dict:
+                 seconds: float = 1.0, repeats: int = 3, warmup: bool = True, name: str | None = None,
+                 options: dict | None = None) -> dict:
     """Playouts, check time and start-up time of one pack; a pack that fails is reported, not raised."""
-    entry = measure_playouts(spec, players, agents, games, seconds, warmup, name)
+    entry = measure_playouts(spec, players, agents, games, seconds, warmup, name, options)
     try:
         entry["check"] = check_time(spec, repeats)
     except Exception as exc:  # noqa: BLE001
@@ -210,10 +211,13 @@ def measure_playouts(spec: str, players: int | None = None, agents=("random",), 
     return entry
 
 
-def bench(specs, games: int | None = None, seconds: float = 1.0, repeats: int = 3, warmup: bool = True) -> dict:
-    """The figures of `boardrule bench` for the packs `specs` (bundled names or paths)."""
+def bench(specs, games: int | None = None, seconds: float = 1.0, repeats: int = 3, warmup: bool = True,
+          players: int | None = None, options: dict | None = None) -> dict:
+    """The figures of `boardrule bench` for the packs `specs` (bundled names or paths), each played
+    with `players` (default: the fewest it allows) and the pack options `options`."""
     return {"environment": environment(),
-            "settings": {"games": games, "seconds": None if games else seconds, "repeats": repeats},
-            "packs": [measure_pack(spec, games=games, seconds=seconds, repeats=repeats, warmup=warmup)
-                      for spec in specs],
+            "settings": {"games": games, "seconds": None if games else seconds, "repeats": repeats,
+                         "players": players, "options": dict(options or {})},
+            "packs": [measure_pack(spec, players=players, games=games, seconds=seconds, repeats=repeats,
+                                   warmup=warmup, options=options) for spec in specs],
             "startup": startup(repeats)}

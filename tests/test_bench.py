@@ -53,3 +53,20 @@ def test_a_pack_that_fails_is_reported_not_raised(tmp_path):
     broken.write_text("game: {id: b, players: 1}\nboard: {grid: square 2 x 2}\nflow: {end: nope}\n")
     entry = bench.measure_pack(str(broken), games=1, repeats=1)
     assert "error" in entry and entry["check"]["ok"] is False
+
+
+def test_bench_measures_the_players_and_options_it_is_given():
+    from click.testing import CliRunner
+
+    import boardrule.cli.simulate  # noqa: F401  (registers bench)
+    from boardrule.cli.main import cli
+    result = CliRunner().invoke(cli, ["bench", "tinytowns", "--players", "3", "--option", "variant=town_hall",
+                                      "--games", "1", "--repeats", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    import json
+    report = json.loads(result.output)
+    assert report["settings"]["players"] == 3 and report["settings"]["options"] == {"variant": "town_hall"}
+    pack = report["packs"][0]
+    assert pack["players"] == 3 and pack["options"] == {"variant": "town_hall"} and pack["random"]["games_per_s"] > 0
+    refused = CliRunner().invoke(cli, ["bench", "tinytowns", "--players", "9", "--games", "1"])
+    assert refused.exit_code == 2 and "is for 1-6 players, not 9" in refused.output
