@@ -95,8 +95,9 @@ class Meter:
 
     def begin(self) -> None:
         """Start an operation: what the last one spent leaves the game's budget."""
-        self.game_left -= self._start - self.left
-        self._start = self.left = min(self.operation, max(self.game_left, 0))
+        game_left = self.game_left = self.game_left - (self._start - self.left)
+        operation = self.operation
+        self._start = self.left = operation if operation < game_left else (game_left if game_left > 0 else 0)
 
     def spent(self) -> int:
         """Units spent so far in this game."""

@@ -476,9 +476,11 @@ def _parameter_reads(body, param, resolved):
 
 
 def _calls_definitions(body, resolved) -> bool:
-    """True when `body` uses another definition (with or without arguments)."""
-    return any(resolved.get(node, ("",))[0] == "define" for node in walk(body)
-               if type(node).__name__ in ("Name", "Call"))
+    """True when `body` uses other definitions twice or more: a chain of such definitions
+    branches (one use each is a chain as long as the pack, no more)."""
+    uses = sum(1 for node in walk(body) if type(node).__name__ in ("Name", "Call")
+               and resolved.get(node, ("",))[0] == "define")
+    return uses >= 2
 
 
 def _charged(body, span, cost):

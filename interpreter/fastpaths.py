@@ -501,7 +501,7 @@ def _placeable(compiler, node):
     if not next_to:
         return None
     kind_of, source, plain = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.plain_where(node)
-    adjacent = compiler.game.cell_tables["adjacent"]
+    adjacent, span = compiler.game.cell_tables["adjacent"], node.span
 
     def f(ctx):
         make = next_to.get(kind_of(ctx))
@@ -511,7 +511,10 @@ def _placeable(compiler, node):
         passing = {}  # board -> its cells where C holds
         out = []
         cells = source(ctx)
-        ctx.meter.charge(len(cells), node.span)
+        meter = ctx.meter
+        meter.left -= len(cells)
+        if meter.left < 0:
+            meter.over(span)
         for cell in cells:
             board = cell >> CELL_BITS
             hits = passing.get(board)
@@ -563,14 +566,17 @@ def _prefiltered(compiler, node):
         return None
     source, make, rest = compiler.compile(node.source), as_test(first), compiler.compile(condition.right)
     decides = condition.op == "or"  # the value of A that settles `A op B` without B
-    cost = weight(condition.right)
+    cost, span = weight(condition.right), node.span
 
     def f(ctx):
         test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
         saved = ctx.it
         out = []
         cells = source(ctx)
-        ctx.meter.charge(len(cells) * cost, node.span)
+        meter = ctx.meter
+        meter.left -= len(cells) * cost
+        if meter.left < 0:
+            meter.over(span)
         for cell in cells:
             board, index = cell >> CELL_BITS, cell & CELL_MASK
             if test(kinds[board][index], attrs[board].get(index)) == decides:

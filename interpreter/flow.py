@@ -108,7 +108,6 @@ def _init_vars(game, state):
 # ------------------------------------------------------------------ moves
 def legal_moves(game, state: State, seat: int) -> list:
     """Every move `seat` may make now, deterministic and sorted."""
-    state.meter.begin()
     pending = state.pending.get(seat)
     if pending is None or state.phase == "over":
         return []
@@ -156,6 +155,7 @@ def _action_moves_cached(game, state, seat) -> tuple:
     """The sorted action moves of a seat's open decision, computed once per state."""
     cached = state.moves_cache.get(seat)
     if cached is None:
+        state.meter.begin()  # listing them is an operation of its own (budget.py)
         # the canonical order: actions as the pack declares them, then each
         # parameter's values in the order its list gives them (cells row by row)
         moves = []
@@ -263,7 +263,10 @@ def _middle_level(param, check, inner, span):
         if check is not None and not check(ctx):
             return
         values_here = domain(ctx)
-        ctx.meter.charge(len(values_here), span)
+        meter = ctx.meter
+        meter.left -= len(values_here)
+        if meter.left < 0:
+            meter.over(span)
         for value in values_here:
             env[param_name] = value
             inner(ctx, env, seat, args + (value,), found)
@@ -308,7 +311,10 @@ def apply_in_place(game, state: State, move: Move) -> State:
 
 def _make(game, new: State, move: Move, before: State | None) -> State:
     """Make `move` on `new`; `before` is the state as it was, kept when the move may ask a choice."""
-    new.meter.charge(MOVE_UNITS)
+    meter = new.meter
+    meter.left -= MOVE_UNITS  # the budget's charge, written out: once per move
+    if meter.left < 0:
+        meter.over()
     _count_move(game, new)
     if move.action == DONE:
         _close(game, new, move.seat)
@@ -565,7 +571,10 @@ def _advance(game, state):
         if state.steps_run > MAX_STEPS:
             raise _endless_flow(game)
         step = steps[state.step]
-        state.meter.charge(STEP_UNITS, step.span)
+        meter = state.meter
+        meter.left -= STEP_UNITS  # written out: the flow's hottest loop
+        if meter.left < 0:
+            meter.over(step.span)
         if step.kind == "do":
             state.moves_cache.clear()
             ctx = Ctx(game, state)
