@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from pathlib import Path
 
 import pytest
 
@@ -266,3 +267,13 @@ def test_a_long_source_line_is_cut_around_the_caret():
     shown, carets = text.splitlines()[1:3]
     assert len(shown) < 140 and shown.split("| ", 1)[1].startswith("...")  # cut before, not after
     assert shown[carets.index("^"):carets.index("^") + 4] == "oops"
+
+
+def test_one_cause_is_reported_once(tmp_path):
+    """A misspelt name in a definition used in three places: one diagnostic, one JUnit testcase."""
+    from boardrule.interpreter.check import check_pack
+    text = (Path(__file__).resolve().parents[1] / "rulepacks" / "connect4.pack").read_text()
+    path = tmp_path / "c4.pack"
+    path.write_text(text.replace("fits(diagonal, discs(p))", "fits(diagnal, discs(p))"))
+    found = [d for d in check_pack(path).diagnostics if d.severity == "error"]
+    assert [(d.code, d.message) for d in found] == [("E201", "unknown name `diagnal`")]
