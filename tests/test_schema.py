@@ -150,3 +150,11 @@ def test_override_is_allowed_exactly_in_the_entries_that_are_mappings(schema):
             "$ref" in entry and entry["$ref"] == "#/definitions/variable")
         mapping = entry.get("type") == "object" or "$ref" in entry and entry["$ref"] == "#/definitions/variable"
         assert has_override == mapping, section
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rulepacks").glob("*.pack")), ids=lambda p: p.stem)
+def test_every_bundled_pack_is_portable_yaml(validator, path):
+    """Read by a standard YAML 1.1 loader (PyYAML's safe_load, as editors' YAML servers do), a
+    bundled pack is the same data and passes the schema: no `on:` key read as true."""
+    import yaml
+    assert not problems(validator, yaml.safe_load(path.read_text(encoding="utf-8")))
