@@ -313,7 +313,8 @@ class Checker:
             return self.uses_call(node, scope)
         signature = FUNCTIONS.get(node.func)
         if signature is None:
-            hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)))
+            hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)
+                                                  | set(self.sym.defines)))
             # the arguments are checked once the name is right: guessing their scope now
             # would report follow-on errors on names that are fine
             self.error("E204", f"unknown function `{node.func}`", node, hint)

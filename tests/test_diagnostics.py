@@ -277,3 +277,16 @@ def test_one_cause_is_reported_once(tmp_path):
     path.write_text(text.replace("fits(diagonal, discs(p))", "fits(diagnal, discs(p))"))
     found = [d for d in check_pack(path).diagnostics if d.severity == "error"]
     assert [(d.code, d.message) for d in found] == [("E201", "unknown name `diagnal`")]
+
+
+def test_an_unknown_function_suggests_a_definition_of_the_pack():
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 1}\nboard: {grid: square 2 x 2}\npieces: {x: {symbol: X}}\n"
+            "define:\n  lowest(a, b): min(a, b)\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place x at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"lowst(1, 2) > 0\"}\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text)
+    diag = caught.value.diagnostics[0]
+    assert (diag.code, diag.hint) == ("E204", "did you mean `lowest`?")
