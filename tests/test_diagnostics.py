@@ -290,3 +290,17 @@ def test_an_unknown_function_suggests_a_definition_of_the_pack():
         load_pack_text(text)
     diag = caught.value.diagnostics[0]
     assert (diag.code, diag.hint) == ("E204", "did you mean `lowest`?")
+
+
+def test_an_error_a_use_finds_in_a_definition_names_the_use():
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 2}\nboard: {grid: square 2 x 2}\npieces: {x: {symbol: X}}\n"
+            "player_vars: {gold: 0}\ndefine:\n  rich: gold > 3\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place x at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"rich\"}\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "e214.pack")
+    diag = caught.value.diagnostics[0]
+    assert diag.code == "E214" and (diag.span.line, diag.span.col) == (6, 9)
+    assert [(span.line, note) for span, note in diag.notes] == [(8, "`rich` is used here")]
