@@ -158,3 +158,15 @@ def test_every_bundled_pack_is_portable_yaml(validator, path):
     bundled pack is the same data and passes the schema: no `on:` key read as true."""
     import yaml
     assert not problems(validator, yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def test_the_older_trigger_key_still_reads_with_a_warning_and_a_fix():
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 1}\nboard: {grid: square 2 x 2}\n"
+            "pieces:\n  bell:\n    symbol: B\n    on:\n      placed: score 1 as \"rung\"\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place bell at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"none(cells, empty)\"}\n")
+    pack = load_pack_text(text)
+    assert [(d.code, d.hint) for d in pack.warnings] == [("W019", "write `triggers:`")]
+    assert [event for event, _ in pack.model.pieces[0].triggers] == ["placed"]
+    assert not load_pack_text(text.replace("    on:", "    triggers:")).warnings
