@@ -170,3 +170,13 @@ def test_the_older_trigger_key_still_reads_with_a_warning_and_a_fix():
     assert [(d.code, d.hint) for d in pack.warnings] == [("W019", "write `triggers:`")]
     assert [event for event, _ in pack.model.pieces[0].triggers] == ["placed"]
     assert not load_pack_text(text.replace("    on:", "    triggers:")).warnings
+
+
+@pytest.mark.parametrize("base", [None, "tinytowns"])
+def test_what_boardrule_new_writes_is_portable_yaml(validator, base, tmp_path):
+    import yaml
+
+    from boardrule.interpreter.starter import extension_pack, starter_pack
+    text = extension_pack("variant", base, tmp_path) if base else starter_pack("mine")
+    assert yaml.safe_load(text) == to_plain(load_yaml_text(text))
+    assert not problems(validator, yaml.safe_load(text))
