@@ -57,7 +57,7 @@ def _value_after(game, state, move):
     return score_sheet(game, after, move.seat).total
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": None}  # mcts: interpreter/montecarlo.py
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": None, "strong": None}  # montecarlo.py, ismcts.py
 
 
 def make_agent(name: str, seed: int = 0):
@@ -69,6 +69,9 @@ def make_agent(name: str, seed: int = 0):
     if base == "mcts":
         from boardrule.interpreter.montecarlo import MonteCarloAgent, parse_settings
         return MonteCarloAgent(seed, **parse_settings(settings))
+    if base == "strong":
+        from boardrule.interpreter.ismcts import SearchAgent, parse_settings as parse_strong
+        return SearchAgent(seed, **parse_strong(settings))
     if settings:
         raise UsageError(f"agent `{base}` takes no settings (`{name}`)", code="E005")
     return AGENTS[base](seed)

@@ -1,0 +1,131 @@
+"""The `strong` agent (interpreter/ismcts.py) and the evaluation it judges by (interpreter/evaluation.py):
+settings, determinism whatever the processes, legal moves only, nothing seen that the player may not see."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from boardrule.dsl.diagnostics import UsageError
+from boardrule.interpreter import evaluation, flow
+from boardrule.interpreter.agents import make_agent
+from boardrule.interpreter.api import new_game, open_game
+from boardrule.interpreter.moves import move_text
+from boardrule.interpreter.ismcts import SearchAgent, info_key, parse_settings
+from boardrule.interpreter.state import LazyRandom
+
+PACKS = Path(__file__).resolve().parent / "packs"
+
+PEEK = """\
+game: {id: peek, name: Peek, players: 1}
+board: {grid: square 1 x 1}
+symbols:
+  faces: [high, low]
+decks:
+  cards: {high: 1, low: 3}
+vars:
+  turn: 0
+actions:
+  draw:
+    effect: |
+      draw card from cards { if card == high { score 5 as "high" } }
+  pass:
+    effect: score 1 as "pass"
+flow:
+  setup:
+    - do: shuffle cards
+  round:
+    - do: turn += 1
+    - turns: [draw, pass]
+  end: turn >= 3
+  check_end: round
+"""
+
+
+def _moves_of(agent_name, game, players, seed, agent_seed=3):
+    """The moves one agent makes in a whole game (it plays every seat)."""
+    state = new_game(game, players=players, seed=seed)
+    agent = make_agent(agent_name, agent_seed)
+    made = []
+    while state.phase != "over":
+        seat = flow.waiting(state)[0]
+        moves = flow.legal_moves(game, state, seat)
+        move = agent(game, state, seat, moves)
+        assert move in moves  # only legal moves
+        made.append(move_text(move, game))
+        state = flow.apply(game, state, move)
+    return made
+
+
+def test_strong_settings():
+    assert parse_settings("") == {}
+    assert parse_settings("50") == {"iterations": 50, "work": None}
+    assert parse_settings("0.5s") == {"seconds": 0.5, "iterations": None, "work": None}
+    assert parse_settings("20:depth=4:trees=2:jobs=2") == {"iterations": 20, "work": None, "depth": 4, "trees": 2,
+                                                          "jobs": 2}
+    for bad in ("0", "depth=-1", "x=1", "-1s", "trees=0", "widen=-1", "playout=many"):
+        with pytest.raises(UsageError) as info:
+            parse_settings(bad)
+        assert info.value.diagnostic.code == "E005", bad
+
+
+def test_strong_is_deterministic_for_a_seed_and_budget():
+    game = open_game(str(PACKS / "towns.pack"))
+    first = _moves_of("strong:12:depth=4", game, 1, seed=5)
+    assert first == _moves_of("strong:12:depth=4", game, 1, seed=5)
+
+
+def test_strong_makes_the_same_moves_in_one_process_or_several():
+    game = open_game(str(PACKS / "towns.pack"))
+    state = new_game(game, players=1, seed=2)
+    alone = _moves_of("strong:16:depth=4:trees=2", game, 1, seed=2)
+    together = _moves_of("strong:16:depth=4:trees=2:jobs=2", game, 1, seed=2)
+    assert alone == together
+    assert state.phase != "over"
+
+
+@pytest.mark.parametrize("name", ["strong:6:depth=3", "greedy", "mcts:4:depth=2"])
+def test_agents_play_only_legal_moves_in_every_bundled_pack(name):
+    from boardrule.dsl.extends import bundled_pack_names
+    for pack in bundled_pack_names():
+        game = open_game(pack)
+        players = max(game.players_range[0], min(2, game.players_range[1]))
+        made = _moves_of(name, game, players, seed=1) if pack in ("tictactoe", "connect4") else None
+        if made is None:  # the long games: a few decisions are enough
+            state = new_game(game, players=players, seed=1)
+            agent = make_agent(name, 1)
+            for _ in range(6):
+                if state.phase == "over":
+                    break
+                seat = flow.waiting(state)[0]
+                moves = flow.legal_moves(game, state, seat)
+                move = agent(game, state, seat, moves)
+                assert move in moves
+                state = flow.apply(game, state, move)
+
+
+def test_strong_does_not_see_the_deck_order_or_the_future_dice(tmp_path):
+    (tmp_path / "peek.pack").write_text(PEEK)
+    game = open_game(str(tmp_path / "peek.pack"))
+    state = new_game(game, players=1, seed=1)
+    other = state.clone()
+    other.decks["cards"] = list(reversed(other.decks["cards"]))
+    other.rng = LazyRandom.seeded(12345)
+    assert other.decks != state.decks
+    moves = flow.legal_moves(game, state, 0)
+    for seed in range(4):
+        assert SearchAgent(seed, iterations=30, work=None)(game, state, 0, moves) == \
+            SearchAgent(seed, iterations=30, work=None)(game, other, 0, moves)
+    assert info_key(state, 0) == info_key(other, 0)
+
+
+def test_evaluation_is_the_score_as_if_the_game_ended_now():
+    game = open_game(str(PACKS / "towns.pack"))
+    state = new_game(game, players=1, seed=0)
+    from boardrule.interpreter.scoring import score_sheet
+    assert evaluation.score_now(game, state, 0) == score_sheet(game, state, 0).total
+    judged = evaluation.evaluate(game, state, 0, ahead=False)
+    assert judged == score_sheet(game, state, 0).total
+    assert evaluation.evaluate(game, state, 0, random.Random(0)) >= judged  # the next move may only add
