@@ -125,7 +125,8 @@ def parse_options(pairs) -> dict:
 
 @cli.command()
 @click.argument("pack", type=PACK)
-@click.option("--seats", default=None, help="Who plays each seat: human, random or greedy, comma-separated.")
+@click.option("--seats", default=None,
+              help="Who plays each seat, comma-separated: human or an agent (random, greedy, mcts, strong).")
 @click.option("--players", type=int, default=None, help="Number of players (default: the number of seats).")
 @click.option("--seed", type=int, default=None, help="Seed of the game's random generator.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option.")

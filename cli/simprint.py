@@ -289,6 +289,7 @@ def render_bench(report: dict) -> str:
                      num(check.get("in_process_s"), ".3f"), num(start.get("best_s"), ".3f")])
     lines += table(["pack", "players", "hash", "games", "games/s", "ms/game", "moves/game", "check s",
                     "start-up s"], rows, right=range(3, 9))
+    lines += _decision_lines(report)
     startup = report["startup"]
     lines += ["", "  games/s, ms/game: with a time budget, the fastest of 5 windows that each replay games 0, 1, 2...",
               "  check s: load, check, compile and the pack's own tests, in this process",
@@ -297,3 +298,14 @@ def render_bench(report: dict) -> str:
               f"  boardrule --help: {num(startup['help'].get('best_s'), '.3f')} s; a bare interpreter: "
               f"{num(startup['bare_python'].get('best_s'), '.3f')} s"]
     return "\n".join(lines)
+
+
+def _decision_lines(report: dict) -> list:
+    """The table of decisions per second by pack and agent (bench --seats)."""
+    rows = [[pack["name"], rate["agent"], rate["decisions"], num(rate["decisions_per_s"], ".1f"),
+             num(rate["ms_per_decision"], ".1f")]
+            for pack in report["packs"] for rate in pack.get("decisions", ())]
+    if not rows:
+        return []
+    return (["", "Decisions per second by agent (decisions between two or more moves; the agent plays every seat)"]
+            + table(["pack", "agent", "decisions", "decisions/s", "ms/decision"], rows, right=range(2, 5)))

@@ -71,7 +71,8 @@ def _options(pairs) -> dict:
               help="How many games (with --duplicate: games in all, every deal played once per rotation).")
 @click.option("--seats", default="random", show_default=True, metavar="AGENT,AGENT...",
               help="The agents, comma-separated: random, greedy, mcts (mcts:ITERATIONS, mcts:SECONDSs, "
-                   "mcts:50:depth=20). They rotate around the table from game to game.")
+                   "mcts:50:depth=20), strong (strong:ITERATIONS, strong:work=UNITS). They rotate around "
+                   "the table from game to game.")
 @click.option("--players", type=int, default=None,
               help="Number of players (default: one per agent named, within what the pack allows).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The root seed; game g is played from (seed, g).")
@@ -154,6 +155,17 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
         click.echo(f"plot written to {plot}", err=True)
 
 
+def _agent_names(seats: str) -> tuple:
+    """The agents named by --seats, each checked now (an unknown one is a usage error)."""
+    from boardrule.interpreter.agents import make_agent
+    names = tuple(dict.fromkeys(name.strip() for name in seats.split(",") if name.strip()))
+    if not names:
+        raise UsageError("--seats names no agent; write e.g. `greedy,strong`", code="E005")
+    for name in names:
+        make_agent(name)
+    return names
+
+
 @cli.command()
 @click.argument("packs", nargs=-1, type=PACK)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -163,7 +175,9 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
               help="Check and start-up runs per pack; the best is kept.")
 @click.option("--players", type=int, default=None, help="Players in the playouts (default: the fewest allowed).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option (repeatable).")
-def bench(packs, fmt, seconds, games, repeats, players, options):
+@click.option("--seats", "seats", default=None, metavar="AGENT,AGENT...",
+              help="Also time these agents' decisions (decisions per second), e.g. greedy,strong.")
+def bench(packs, fmt, seconds, games, repeats, players, options, seats):
     """Speed figures for PACKS (default: every bundled pack).
 
     Random-playout games per second, check time and start-up time (a fresh
@@ -186,8 +200,9 @@ def bench(packs, fmt, seconds, games, repeats, players, options):
     if repeats < 1:
         raise UsageError(f"--repeats must be at least 1, not {repeats}", code="E001")
     from boardrule.cli.commands import parse_options
+    deciders = _agent_names(seats) if seats is not None else ()
     report = run_bench(list(packs) or bundled_pack_names(), games, seconds, repeats, players=players,
-                       options=parse_options(options))
+                       options=parse_options(options), deciders=deciders)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from boardrule.dsl.diagnostics import UsageError, did_you_mean
-from boardrule.interpreter import flow
-from boardrule.interpreter.scoring import score_sheet
+from boardrule.interpreter import evaluation, flow
+from boardrule.interpreter.values import RuleError
 
 
 class RandomAgent:
@@ -28,8 +28,15 @@ class RandomAgent:
         return moves[self.rng.randrange(len(moves))]
 
 
+#: greedy looks two decisions ahead from at most this many moves (the best by their immediate gain)
+GREEDY_CANDIDATES = 16
+
+
 class GreedyAgent:
-    """The move after which my score is highest; a random one among equals."""
+    """The move after which the position is judged best, in a world sampled from what I may see:
+    every move by my score right after it, then the best `GREEDY_CANDIDATES` of them (equals in
+    random order) by evaluation.judge_move (my score as if the game ended now, plus the best I
+    can add with my next two decisions in a row); a random one among equals."""
 
     name = "greedy"
     picks_from_moves = True  # returns one of the moves it is given (play_out trusts it)
@@ -40,10 +47,19 @@ class GreedyAgent:
     def __call__(self, game, state, seat, moves):
         if len(moves) == 1:
             return moves[0]
+        from boardrule.interpreter.montecarlo import _known_moves, determinize
+        world = determinize(game, flow.search_copy(state), seat, self.rng)  # its work is the agent's
+        known = _known_moves(state, seat)
+        if known is not None:
+            world.moves_cache.update(known)
+        candidates = moves
+        if len(moves) > GREEDY_CANDIDATES:
+            keyed = sorted(((-_gain_after(game, world, move), self.rng.random(), index)
+                            for index, move in enumerate(moves)))
+            candidates = [moves[index] for _, _, index in keyed[:GREEDY_CANDIDATES]]
         best, best_value = [], None
-        probe = flow.search_copy(state)  # the previews' work is the agent's, not the game's
-        for move in moves:
-            value = _value_after(game, probe, move)
+        for move in candidates:
+            value = _value_after(game, world, move, self.rng)
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:
@@ -51,10 +67,19 @@ class GreedyAgent:
         return best[self.rng.randrange(len(best))]
 
 
-def _value_after(game, state, move):
+def _gain_after(game, world, move):
     """My score right after the move's own effect (the next decision is not opened)."""
-    after = flow.preview(game, state, move)
-    return score_sheet(game, after, move.seat).total
+    try:
+        return evaluation.score_now(game, flow.preview(game, world, move), move.seat)
+    except RuleError:
+        return float("-inf")
+
+
+def _value_after(game, world, move, rng):
+    try:
+        return evaluation.judge_move(game, world, move.seat, move, rng)
+    except RuleError:
+        return float("-inf")
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": None, "strong": None}  # montecarlo.py, ismcts.py

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import boardrule
+from boardrule.interpreter import flow
 from boardrule.interpreter.agents import make_agent, play_out
 from boardrule.interpreter.api import new_game, open_game
 from boardrule.interpreter.check import check_pack
@@ -128,6 +129,36 @@ def playouts(game, players: int, agent: str, games: int | None = None, seconds: 
     return result
 
 
+def decision_rate(game, players: int, agent: str, games: int | None = None, seconds: float = 1.0,
+                  options: dict | None = None) -> dict:
+    """How fast `agent` decides: it plays every seat of games 0, 1, ... (seeded as the playouts) and
+    only its decisions between two or more moves are timed, until `seconds` of them have passed
+    (at least one), or through `games` whole games."""
+    spent, decisions, played = 0.0, 0, 0
+    while True:
+        state = new_game(game, players=players, seed=played, options=options)
+        agents = {seat: make_agent(agent, seed=played * 1000 + seat) for seat in state.players}
+        while state.phase != "over":
+            seat = flow.waiting(state)[0]
+            moves = flow.legal_moves(game, state, seat)
+            start = time.perf_counter()
+            move = agents[seat](game, state, seat, moves)
+            if len(moves) > 1:
+                spent += time.perf_counter() - start
+                decisions += 1
+            state = flow.apply(game, state, move)
+            if games is None and decisions and spent >= seconds:
+                break
+        played += 1
+        if (games is not None and played >= games) or (games is None and decisions and spent >= seconds):
+            break
+        if played >= MAX_GAMES:
+            break
+    return {"agent": agent, "decisions": decisions, "decision_s": spent,
+            "decisions_per_s": decisions / spent if spent else None,
+            "ms_per_decision": spent / decisions * 1000 if decisions else None}
+
+
 def check_time(spec: str, repeats: int = 3) -> dict:
     """In-process `check_pack` (load, check, compile, the pack's tests): best of `repeats`."""
     best, report = None, None
@@ -182,9 +213,17 @@ def startup(repeats: int = 3) -> dict:
 
 def measure_pack(spec: str, players: int | None = None, agents=("random",), games: int | None = None,
                  seconds: float = 1.0, repeats: int = 3, warmup: bool = True, name: str | None = None,
-                 options: dict | None = None) -> dict:
-    """Playouts, check time and start-up time of one pack; a pack that fails is reported, not raised."""
+                 options: dict | None = None, deciders=()) -> dict:
+    """Playouts, check time and start-up time of one pack, and how fast each of the agents
+    `deciders` decides; a pack that fails is reported, not raised."""
     entry = measure_playouts(spec, players, agents, games, seconds, warmup, name, options)
+    if deciders and "error" not in entry:
+        try:
+            game = open_game(spec)
+            entry["decisions"] = [decision_rate(game, entry["players"], agent, games, seconds, options)
+                                  for agent in deciders]
+        except Exception as exc:  # noqa: BLE001
+            entry["error"] = f"{type(exc).__name__}: {exc}"
     try:
         entry["check"] = check_time(spec, repeats)
     except Exception as exc:  # noqa: BLE001
@@ -212,12 +251,13 @@ def measure_playouts(spec: str, players: int | None = None, agents=("random",), 
 
 
 def bench(specs, games: int | None = None, seconds: float = 1.0, repeats: int = 3, warmup: bool = True,
-          players: int | None = None, options: dict | None = None) -> dict:
+          players: int | None = None, options: dict | None = None, deciders=()) -> dict:
     """The figures of `boardrule bench` for the packs `specs` (bundled names or paths), each played
-    with `players` (default: the fewest it allows) and the pack options `options`."""
+    with `players` (default: the fewest it allows) and the pack options `options`; with `deciders`
+    (agent names), how many decisions per second each makes in each pack."""
     return {"environment": environment(),
             "settings": {"games": games, "seconds": None if games else seconds, "repeats": repeats,
-                         "players": players, "options": dict(options or {})},
+                         "players": players, "options": dict(options or {}), "seats": list(deciders)},
             "packs": [measure_pack(spec, players=players, games=games, seconds=seconds, repeats=repeats,
-                                   warmup=warmup, options=options) for spec in specs],
+                                   warmup=warmup, options=options, deciders=deciders) for spec in specs],
             "startup": startup(repeats)}

@@ -65,8 +65,9 @@ def hint(game, state, seat) -> float:
         state.memo = outer
 
 
-def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True) -> dict:
-    """Every player's judged total: score now + hint (+ the next mover's best immediate gain)."""
+def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1) -> dict:
+    """Every player's judged total: score now + hint (+ the next mover's best gain within `reach` of
+    its own decisions in a row)."""
     out = scores_now(game, state)
     if state.phase == "over":
         return {seat: float(points) for seat, points in out.items()}
@@ -75,29 +76,50 @@ def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True)
         waiting = flow.waiting(state)
         if waiting:
             mover = waiting[0]
-            result[mover] += best_gain(game, state, mover, out[mover], rng, sample)
+            result[mover] += best_gain(game, state, mover, out[mover], rng, sample, reach)
     return result
 
 
-def best_gain(game, state, seat, now, rng=None, sample: int = NEXT_SAMPLE) -> float:
-    """The most `seat` can add to its score now with one move (never below 0: it may wait)."""
-    moves = flow.legal_moves(game, state, seat)
-    if len(moves) > sample:
-        if rng is None:
-            step = len(moves) / sample
-            moves = [moves[int(i * step)] for i in range(sample)]
-        else:
-            moves = rng.sample(moves, sample)
+def best_gain(game, state, seat, now, rng=None, sample: int = NEXT_SAMPLE, reach: int = 1) -> float:
+    """The most `seat` can add to its score now with its next move, or with its next `reach`
+    decisions when it moves again at once (never below 0: it may wait)."""
+    moves = _sampled(flow.legal_moves(game, state, seat), rng, sample)
     best = 0.0
     for move in moves:
         try:
-            after = flow.preview(game, state, move)
-            gain = score_sheet(game, after, seat).total - now
+            if reach > 1:
+                after = flow.apply_in_place(game, state.clone(), move)
+                gain = score_now(game, after, seat) - now
+                if after.phase != "over" and flow.waiting(after)[:1] == [seat]:
+                    gain += best_gain(game, after, seat, now + gain, rng, sample, reach - 1)
+            else:
+                gain = score_sheet(game, flow.preview(game, state, move), seat).total - now
         except RuleError:
             continue
         if gain > best:
             best = gain
     return best
+
+
+def _sampled(moves, rng, sample):
+    """At most `sample` of the moves: drawn at random with `rng`, evenly spread without."""
+    if len(moves) <= sample:
+        return moves
+    if rng is None:
+        step = len(moves) / sample
+        return [moves[int(i * step)] for i in range(sample)]
+    return rng.sample(moves, sample)
+
+
+def after_move(game, state, move):
+    """The state at the next decision after a legal move (`state` itself is left as it was)."""
+    return flow.apply_in_place(game, state.clone(), move)
+
+
+def judge_move(game, world, seat, move, rng=None, sample: int = NEXT_SAMPLE, reach: int = 2) -> float:
+    """A move's value for `seat`: the evaluation of the position at the next decision, with the next
+    mover's best gain within `reach` decisions (`world` must hold nothing the seat may not see)."""
+    return evaluate(game, after_move(game, world, move), seat, rng, sample, reach > 0, max(reach, 1))
 
 
 def value(game, judged: dict, seat) -> float:
@@ -108,6 +130,6 @@ def value(game, judged: dict, seat) -> float:
     return mine - max(points for other, points in judged.items() if other != seat)
 
 
-def evaluate(game, state, seat, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True) -> float:
+def evaluate(game, state, seat, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1) -> float:
     """The value of `state` for `seat` (see the module's docstring)."""
-    return value(game, totals(game, state, rng, sample, ahead), seat)
+    return value(game, totals(game, state, rng, sample, ahead, reach), seat)

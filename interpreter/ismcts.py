@@ -63,7 +63,7 @@ from boardrule.interpreter.values import RuleError
 
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
 DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": None, "playout": 1, "c": 0.7,
-            "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0}
+            "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1}
 MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
@@ -132,6 +132,7 @@ class SearchAgent:
         root = table.get(key)
         if root is None:
             root = table[key] = _Node()
+        start = real.meter.spent()  # the ranking of the root is part of the budget
         if not root.ranked:
             self._rank(game, determinize(game, real, seat, rng), seat, root, moves, rng, full=True)
         known = _known_moves(real, seat)
@@ -139,7 +140,6 @@ class SearchAgent:
         iterations = None if self.iterations is None else max(1, self.iterations // share)
         work = None if self.work is None else max(1, self.work // share)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds / share
-        start = real.meter.spent()
         bounds = self._bounds = [math.inf, -math.inf]
         if self.mast:
             self.mast_table = {}
@@ -160,6 +160,7 @@ class SearchAgent:
                 break  # the search spent its budget: the moves tried so far decide
             done += 1
         self.last_iterations = done
+        self._work_spent = real.meter.spent() - start
         return {move: (edge.visits, edge.totals[seat]) for move, edge in root.edges.items()}
 
     # ------------------------------------------------------------ one iteration
@@ -239,7 +240,7 @@ class SearchAgent:
         keyed = []
         for index, move in enumerate(judged):
             try:
-                value = evaluation.evaluate(game, flow.preview(game, state, move), seat, ahead=False)
+                value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))
@@ -317,7 +318,7 @@ class SearchAgent:
                 played.append(move)
             state = flow.apply_in_place(game, state, move)
             steps += 1
-        return rewards(game, state, rng)
+        return rewards(game, state, rng, self.reach)
 
     def _mast_pick(self, moves, mast, rng):
         """A move drawn with odds exp(mean reward / temperature), over at most MAST_SAMPLE moves drawn
@@ -344,10 +345,11 @@ class SearchAgent:
                 return move
         return moves[-1]
 
-def rewards(game, state, rng=None) -> list:
+def rewards(game, state, rng=None, reach: int = 0) -> list:
     """Every seat's reward for a position: alone, the judged score; with others, the share of first
-    place by the judged totals plus a little for the margin (montecarlo.rewards on the evaluation)."""
-    judged = evaluation.totals(game, state, rng, ahead=False)
+    place by the judged totals plus a little for the margin (montecarlo.rewards on the evaluation).
+    A position before the end counts the next mover's best gain within `reach` decisions (0: none)."""
+    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1))
     out = [0.0] * state.seats
     if len(judged) == 1:
         for seat, points in judged.items():
@@ -435,7 +437,7 @@ def _one_tree(index, seed):
 def parse_settings(text: str) -> dict:
     """`2000`, `0.5s`, `work=4000000`, `depth=20`, `trees=4`... joined by `:` -> keyword arguments."""
     settings = {}
-    integers = ("iterations", "work", "playout", "prior", "trees", "jobs")
+    integers = ("iterations", "work", "playout", "prior", "trees", "jobs", "reach")
     for part in [p.strip() for p in text.split(":") if p.strip()]:
         key, sep, value = part.partition("=")
         try:
@@ -463,8 +465,9 @@ def parse_settings(text: str) -> dict:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
     for key in integers:
         value = settings.get(key)
-        if value is not None and not 1 <= value <= MAX_SETTING:
-            raise UsageError(f"strong {key} must be 1 to {MAX_SETTING}, not {value}", code="E005")
+        low = 0 if key == "reach" else 1
+        if value is not None and not low <= value <= MAX_SETTING:
+            raise UsageError(f"strong {key} must be {low} to {MAX_SETTING}, not {value}", code="E005")
     seconds = settings.get("seconds")
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise UsageError(f"strong seconds must be positive, not {seconds:g}", code="E005")
