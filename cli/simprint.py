@@ -131,6 +131,9 @@ def _body(report) -> list:
     lines += table(["term", *(a["agent"] for a in agents)], rows, right=range(1, len(agents) + 1))
     if silent:
         lines.append(f"  never scored: {', '.join(silent)}")
+        lines.append("  No agent scored these terms in this run: with these agents --compare cannot see a change to "
+                     "them (it reports 0.00 for them whatever the change); a stronger agent or more games may reach "
+                     "them.")
     lines += _action_lines(report)
     if report["differences"]:
         lines += ["", "Agent differences in mean score (second minus first), 95% intervals"]
@@ -138,7 +141,23 @@ def _body(report) -> list:
                  pvalue(d["p"]), _noise(d)] for d in report["differences"]]
         lines += table(["first", "second", "method", "difference", "se", "95% interval", "p", ""], rows,
                        right=(3, 4, 6))
+    lines += _warning_lines(report)
     return lines
+
+
+def _warning_lines(report) -> list:
+    """Agents that lose to random in duplicate play (simreport._warnings)."""
+    lines = []
+    for warning in report.get("warnings", []):
+        if warning["what"] == "score":
+            sure = "beyond noise" if warning["beyond_noise"] else "within noise"
+            lines.append(f"  warning: {warning['agent']} scores {num(-warning['diff'])} points less than random "
+                         f"in duplicate play (95% {interval(warning['ci'])}, {sure}): it plays this pack worse "
+                         "than chance, so its figures say more about the agent than about the pack")
+        else:
+            lines.append(f"  warning: {warning['agent']} wins less often than random in duplicate play "
+                         f"({pct(-warning['diff'])} fewer wins): it plays this pack worse than chance")
+    return ([""] + lines) if lines else []
 
 
 def _action_lines(report) -> list:

@@ -696,6 +696,8 @@ def check_pack(model, bag, removed=()) -> Checked:
             checker.expect(term.expr, top, NUM, f"scoring term `{term.name}`")
     if model.verdict is not None:
         checker.expr(model.verdict, top)
+    if model.evaluate is not None:
+        checker.expect(model.evaluate, top, NUM, "`evaluate` (the agents' hint)")
     check_display(model, symbols, bag)
     return checker.out
 

@@ -177,12 +177,13 @@ class PackModel:
     files: tuple
     display: dict = attrs.field(factory=dict)  # name -> dsl.display.DisplayDef: how pieces look
     inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
+    evaluate: Any = None  # ast expr or None: what agents add to a position's value for `me` (a hint)
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
 
 SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
-            "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "tests", "doc",
+            "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "evaluate", "tests", "doc",
             "display")
 
 

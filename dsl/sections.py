@@ -40,6 +40,7 @@ def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
         flow=read_flow(r, get("flow"), root.span),
         scoring=read_scoring(r, get("scoring")),
         verdict=r.expr(get("verdict"), "verdict"),
+        evaluate=r.expr(get("evaluate"), "evaluate"),
         defines=read_defines(r, get("define")),
         tests=read_tests(r, get("tests")),
         files=tuple(files),

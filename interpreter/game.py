@@ -380,6 +380,7 @@ def _components(game, model, exprs):
                          tuple(exprs.compile(s) for s in v.per_seat)) for v in model.player_vars]
     game.scoring = tuple((t.name, exprs.compile(t.expr), t.span) for t in model.scoring if t.expr is not None)
     game.verdict = exprs.compile(model.verdict) if model.verdict is not None else None
+    game.evaluation_hint = exprs.compile(model.evaluate) if model.evaluate is not None else None
 
 
 def _actions(game, model, exprs, effects):

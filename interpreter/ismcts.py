@@ -5,8 +5,8 @@ iteration
 
 1. **samples a world** the player cannot tell from the real one
    (`montecarlo.determinize`: decks in a fresh order, future dice unknown,
-   the others' private values dealt again, their moves in a decision made
-   together taken back). The k-th visit of any move at the root uses the
+   the others' private values as they start the game, their moves in a
+   decision made together taken back). The k-th visit of any move at the root uses the
    k-th sampled world (common random numbers, as in duplicate games);
 2. **walks down the tree**, whose nodes are *information sets*: a node is
    what the seat to move can see (boards, variables, its own private values,
@@ -128,7 +128,7 @@ class SearchAgent:
         table = self.table if self.trees == 1 else {}
         if len(table) > MAX_NODES:
             table.clear()
-        key = info_key(real, seat)
+        key = info_key(real, seat, game.private_vars)
         root = table.get(key)
         if root is None:
             root = table[key] = _Node()
@@ -182,6 +182,8 @@ class SearchAgent:
         while not new and state.phase != "over":
             acting = flow.waiting(state)[0]
             legal = flow.legal_moves(game, state, acting)
+            if not legal:  # a sampled world where a seat is stuck (what it holds was guessed): judged here
+                break
             if len(legal) == 1:
                 state = flow.apply_in_place(game, state, legal[0])
                 continue
@@ -190,7 +192,7 @@ class SearchAgent:
                 if node is None:
                     node = edge.child = _Node()
             else:
-                key = info_key(state, acting)
+                key = info_key(state, acting, game.private_vars)
                 node = table.get(key)
                 if node is None:
                     node = table[key] = _Node()
@@ -302,6 +304,8 @@ class SearchAgent:
         while state.phase != "over" and (depth is None or steps < depth):
             seat = flow.waiting(state)[0]
             moves = flow.legal_moves(game, state, seat)
+            if not moves:  # a sampled world where a seat is stuck: judged where it stands
+                break
             if len(moves) == 1:
                 move = moves[0]
             elif mast is not None:
@@ -387,18 +391,19 @@ def _best(moves, visits_per_tree, seat):
 
 
 # ------------------------------------------------------------ information sets
-def info_key(state, seat) -> tuple:
+def info_key(state, seat, private=frozenset()) -> tuple:
     """What `seat` can see of `state`, as a value: equal for states it cannot tell apart.
 
     The boards, the variables, the seat's own player variables and the
-    others' (a private one counts only as held: montecarlo.determinize deals
-    them again), the recorded points, the dice, the size of every deck and
+    others' but those in `private` (the pack's private variables, which it
+    cannot see), the recorded points, the dice, the size of every deck and
     where the flow stands. Not the order of the decks, nor the generator."""
     pending = tuple((s, p.moved, p.choice is not None and repr(p.choice[1])) for s, p in sorted(state.pending.items()))
     return (seat, state.phase, state.round, state.step, state.queue, pending,
             tuple(tuple(board) for board in state.kind), tuple(tuple(board) for board in state.owner),
             repr(state.attrs), repr(state.held), repr(state.tokens), repr(state.vars),
-            repr([pv if s == seat else sorted(pv) for s, pv in enumerate(state.pvars)]),
+            repr([pv if s == seat else [(k, v) for k, v in sorted(pv.items()) if k not in private]
+                  for s, pv in enumerate(state.pvars)]),
             repr(state.points), repr(state.dice), tuple(len(cards) for cards in state.decks.values()),
             tuple(state.finished))
 

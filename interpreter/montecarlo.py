@@ -7,8 +7,8 @@ of iterations (or searches for a number of seconds); each iteration
    (`determinize`): the order of every deck and the future of the random
    generator are drawn afresh from the agent's own generator, what the other
    players did so far in a simultaneous decision is taken back (as
-   `interpreter/views.py` hides it), and the others' private variables are
-   dealt out again among them;
+   `interpreter/views.py` hides it), and the others' private variables hold
+   what they start the game with;
 2. walks down the tree of moves tried so far, choosing by UCB1 among the
    moves legal in this world, and adds one new move: a move never tried is
    tried first, at the root in the order of its immediate gain (as `greedy`
@@ -153,7 +153,10 @@ class MonteCarloAgent:
             if new or state.phase == "over":
                 break
             acting = flow.waiting(state)[0]
-            move, node, new = self._select(node, flow.legal_moves(game, state, acting), acting, bounds, stream)
+            legal = flow.legal_moves(game, state, acting)
+            if not legal:  # a sampled world where a seat is stuck (what it holds was guessed): judged here
+                break
+            move, node, new = self._select(node, legal, acting, bounds, stream)
         reward = self._playout(game, state, stream)
         bounds[0] = min(bounds[0], min(reward))
         bounds[1] = max(bounds[1], max(reward))
@@ -202,6 +205,8 @@ class MonteCarloAgent:
         while state.phase != "over" and (self.depth is None or steps < self.depth):
             seat = flow.waiting(state)[0]
             moves = flow.legal_moves(game, state, seat)
+            if not moves:  # a sampled world where a seat is stuck: judged where it stands
+                break
             if sample <= 1 or len(moves) == 1:
                 move = moves[rng.randrange(len(moves))]
             else:  # the best immediate gain among a few moves drawn at random
@@ -256,10 +261,11 @@ def determinize(game, state, seat, rng):
     Starts from what the seat sees (`views.view`), then fills in what the
     view hides: each deck holds its real cards in a fresh random order (what
     is in a deck is known, as by counting cards; its order is not), the
-    random generator gets a fresh seed (future dice are unknown), and the
-    others' private variables are dealt out again among the others (who holds
-    which is unknown). With a single other player that deal changes nothing:
-    the search then knows that player's private values.
+    random generator gets a fresh seed (future dice are unknown), and every
+    other player's private variables hold what the pack declares they start
+    with (`player_vars`: their initial values), since nothing of what they
+    hold now is known: not even which values are among the others, so they
+    are not dealt out again among them.
     """
     world = view(game, state, seat)
     world.rng = LazyRandom.seeded(rng.getrandbits(64))
@@ -267,14 +273,25 @@ def determinize(game, state, seat, rng):
         cards = sorted(state.decks[name], key=_canonical)  # what the world is depends on the contents only
         rng.shuffle(cards)
         world.decks[name] = cards
-    others = [s for s in range(state.seats) if s != seat]
-    for name in sorted(game.private_vars):
-        holders = [s for s in others if name in state.pvars[s]]
-        values = sorted((state.pvars[s][name] for s in holders), key=_canonical)
-        rng.shuffle(values)
-        for holder, value in zip(holders, values):
-            world.pvars[holder][name] = value
+    if game.private_vars:
+        _private_as_at_start(game, world, seat)
     return world
+
+
+def _private_as_at_start(game, world, seat):
+    """The others' private variables set to their declared initial values (flow._init_vars)."""
+    ctx = game.ctx(world)
+    for name, initial, per_seat in game.player_vars:
+        if name not in game.private_vars:
+            continue
+        for other in range(world.seats):
+            if other == seat or name not in world.pvars[other]:
+                continue
+            ctx.for_player(other)
+            if per_seat:
+                world.pvars[other][name] = per_seat[other % len(per_seat)](ctx)
+            else:
+                world.pvars[other][name] = initial(ctx) if initial is not None else None
 
 
 def _known_moves(real, seat):

@@ -58,7 +58,48 @@ def report(game, plan, records) -> dict:
     if multi:
         out["first_seat"] = _first_seat(records, plan.players)
     out["differences"] = _differences(records, agents, plan.duplicate)
+    out["never_scored"] = [label for index, label in enumerate(labels)
+                           if not any(agent["terms"][index]["nonzero"] for agent in out["agents"])]
+    out["warnings"] = _warnings(out, plan)
     return out
+
+
+#: the agent every other agent is expected to beat
+BASELINE = "random"
+
+
+def _warnings(out, plan) -> list:
+    """Agents that lose to random in duplicate play: by mean score paired deal by deal, and with
+    others at the table by win rate too. Such an agent plays this pack worse than chance, so what
+    it says of the pack is about its own blind spots."""
+    if not plan.duplicate or BASELINE not in plan.lineup:
+        return []
+    found = []
+    for difference in out["differences"]:
+        pair = (difference["first"], difference["second"])
+        if BASELINE not in pair or difference["diff"] is None:
+            continue
+        agent = pair[1] if pair[0] == BASELINE else pair[0]
+        margin = difference["diff"] if pair[0] == BASELINE else -difference["diff"]
+        if margin < 0:
+            found.append({"agent": agent, "what": "score", "diff": margin, "ci": _oriented(difference, pair),
+                          "beyond_noise": difference["beyond_noise"]})
+    if plan.players > 1:
+        rates = {entry["agent"]: entry["wins"]["rate"] for entry in out["agents"]}
+        for agent, rate in rates.items():
+            if agent != BASELINE and rate is not None and rates.get(BASELINE) is not None \
+                    and rate < rates[BASELINE]:
+                found.append({"agent": agent, "what": "wins", "diff": rate - rates[BASELINE], "ci": None,
+                              "beyond_noise": False})
+    return found
+
+
+def _oriented(difference, pair):
+    """The interval of (agent minus random), whichever order the pair was measured in."""
+    ci = difference["ci"]
+    if ci is None or pair[0] == BASELINE:
+        return ci
+    return [-ci[1], -ci[0]]
 
 
 def term_labels(records, game=None) -> list:

@@ -520,3 +520,47 @@ def test_the_report_says_how_often_each_action_was_taken():
     assert plays["action"] == "play" and plays["used"] == 1.0
     per_game = sum(dict(seat["actions"]).get("play", 0) for r in records for seat in r["seats"]) / 8
     assert plays["mean"] == per_game and per_game >= 2.5  # a game of tic-tac-toe takes 5 to 9 plays
+
+
+# ------------------------------------------------------------------ warnings about the agents
+def _plan_like(lineup, players=1, duplicate=True):
+    import types
+    return types.SimpleNamespace(lineup=tuple(lineup), players=players, duplicate=duplicate)
+
+
+def _difference(first, second, diff, ci, beyond):
+    return {"first": first, "second": second, "diff": diff, "ci": ci, "beyond_noise": beyond}
+
+
+def test_an_agent_that_loses_to_random_in_duplicate_play_is_warned_about():
+    from boardrule.interpreter.simreport import _warnings
+    out = {"differences": [_difference("random", "greedy", -2.0, [-3.0, -1.0], True),
+                           _difference("mcts", "random", -1.5, [-2.5, -0.5], True),
+                           _difference("greedy", "mcts", 4.0, [3.0, 5.0], True)],
+           "agents": []}
+    warned = _warnings(out, _plan_like(["random", "greedy", "mcts"]))
+    assert [(w["agent"], w["diff"], w["ci"]) for w in warned] == [("greedy", -2.0, [-3.0, -1.0])]
+    out["differences"][1] = _difference("mcts", "random", 1.5, [0.5, 2.5], True)  # random scores more
+    warned = _warnings(out, _plan_like(["random", "greedy", "mcts"]))
+    assert [(w["agent"], w["ci"]) for w in warned] == [("greedy", [-3.0, -1.0]), ("mcts", [-2.5, -0.5])]
+    assert _warnings(out, _plan_like(["random", "greedy", "mcts"], duplicate=False)) == []
+    assert _warnings(out, _plan_like(["greedy", "mcts"])) == []
+
+
+def test_a_multiplayer_agent_that_wins_less_than_random_is_warned_about():
+    from boardrule.interpreter.simreport import _warnings
+    out = {"differences": [_difference("random", "greedy", 0.5, [0.1, 0.9], True)],
+           "agents": [{"agent": "random", "wins": {"rate": 0.6}}, {"agent": "greedy", "wins": {"rate": 0.4}}]}
+    warned = _warnings(out, _plan_like(["random", "greedy"], players=2))
+    assert [(w["agent"], w["what"]) for w in warned] == [("greedy", "wins")]
+
+
+def test_the_report_prints_the_warning_and_what_never_scored_means(packs):
+    from boardrule.cli.simprint import render_report
+    result = simulate("tinytowns", games=2, seats=["random", "greedy"], players=1, duplicate=True, seed=0)
+    data = result.report
+    assert data["never_scored"] and all(label in data["terms"] for label in data["never_scored"])
+    data["warnings"] = [{"agent": "greedy", "what": "score", "diff": -2.0, "ci": [-3.0, -1.0], "beyond_noise": True}]
+    text = render_report(data)
+    assert "--compare cannot see a change to them" in text
+    assert "warning: greedy scores 2.00 points less than random in duplicate play" in text

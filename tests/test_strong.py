@@ -129,3 +129,46 @@ def test_evaluation_is_the_score_as_if_the_game_ended_now():
     judged = evaluation.evaluate(game, state, 0, ahead=False)
     assert judged == score_sheet(game, state, 0).total
     assert evaluation.evaluate(game, state, 0, random.Random(0)) >= judged  # the next move may only add
+
+
+@pytest.mark.parametrize("name", ["greedy", "mcts:6:depth=3", "strong:6:depth=3"])
+def test_agents_never_see_another_players_private_values(name):
+    game = open_game("tinytowns")
+    state = new_game(game, players=2, seed=4)
+    agent = make_agent("random", 0)
+    while any(not state.pvars[s]["my_monument"] for s in state.players) or flow.waiting(state) != [0]:
+        seat = flow.waiting(state)[0]
+        state = flow.apply(game, state, agent(game, state, seat, flow.legal_moves(game, state, seat)))
+    other = state.clone()
+    other.pvars[1] = dict(other.pvars[1])
+    other.pvars[1]["my_monument"] = other.pvars[0]["my_monument"]  # the opponent holds something else
+    other.pvars[1]["dealt"] = list(other.pvars[0]["dealt"])
+    assert other.pvars[1] != state.pvars[1]
+    moves = flow.legal_moves(game, state, 0)
+    assert moves == flow.legal_moves(game, other, 0)
+    for seed in range(3):
+        assert make_agent(name, seed)(game, state, 0, moves) == make_agent(name, seed)(game, other, 0, moves)
+    assert info_key(state, 0, game.private_vars) == info_key(other, 0, game.private_vars)
+
+
+def test_a_packs_evaluate_hint_is_added_to_the_value_while_the_game_is_on(tmp_path):
+    (tmp_path / "hinted.pack").write_text(PEEK + "evaluate: turn * 10 + me.score\n")
+    game = open_game(str(tmp_path / "hinted.pack"))
+    state = new_game(game, players=1, seed=1)
+    assert state.vars["turn"] == 1
+    assert evaluation.hint(game, state, 0) == 10.0
+    assert evaluation.evaluate(game, state, 0, ahead=False) == evaluation.score_now(game, state, 0) + 10.0
+    agent = make_agent("strong:8", 0)
+    while state.phase != "over":
+        state = flow.apply(game, state, agent(game, state, 0, flow.legal_moves(game, state, 0)))
+    assert evaluation.hint(game, state, 0) == 0.0  # the game is over: the final score alone
+
+
+def test_an_evaluate_hint_that_is_not_a_number_is_a_diagnostic(tmp_path):
+    from boardrule.dsl.diagnostics import PackError
+    (tmp_path / "bad.pack").write_text(PEEK + "evaluate: high\n")
+    with pytest.raises(PackError) as info:
+        open_game(str(tmp_path / "bad.pack"))
+    text = str(info.value)
+    assert "E210" in text and "`evaluate` (the agents' hint) must be a number" in text
+    assert "evaluate: high" in text  # the source line, with its caret
