@@ -486,7 +486,7 @@ def _quick(command: str) -> list:
         if args[index - 1] == "--jobs":
             args[index] = "1"
         if args[index - 1] == "--seats":
-            args[index] = re.sub(r"mcts(:[^,]*)?", "mcts:2:depth=2", arg)
+            args[index] = re.sub(r"(mcts|strong)(:[^,]*)?", r"\1:2:depth=2", arg)
     if args[0] == "bench":
         packs = [a for a in args[1:] if not a.startswith("-") and a not in ("json", "text")]
         args += ([] if packs else ["tictactoe"]) + ["--games", "1", "--repeats", "1"]
