@@ -15,7 +15,7 @@ only decisions between two or more moves are timed).
 Each agent's strength is printed next to the issue's targets where there are
 some (Tiny Towns solo: strong 25, Townies solo: strong 56); nothing is judged.
 It is slow: strong spends up to about a second per decision, so 20 deals of
-Tiny Towns take about 15 minutes for strong alone. One process: it leaves the
+Tiny Towns take about 20 minutes for strong alone. One process: it leaves the
 machine's other cores alone.
 """
 

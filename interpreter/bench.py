@@ -133,8 +133,10 @@ def decision_rate(game, players: int, agent: str, games: int | None = None, seco
                   options: dict | None = None) -> dict:
     """How fast `agent` decides: it plays every seat of games 0, 1, ... (seeded as the playouts) and
     only its decisions between two or more moves are timed, until `seconds` of them have passed
-    (at least one), or through `games` whole games."""
+    (at least one) or `seconds` of the clock (so a fast agent is not timed for long), or through
+    `games` whole games."""
     spent, decisions, played = 0.0, 0, 0
+    began = time.perf_counter()
     while True:
         state = new_game(game, players=players, seed=played, options=options)
         agents = {seat: make_agent(agent, seed=played * 1000 + seat) for seat in state.players}
@@ -147,16 +149,21 @@ def decision_rate(game, players: int, agent: str, games: int | None = None, seco
                 spent += time.perf_counter() - start
                 decisions += 1
             state = flow.apply(game, state, move)
-            if games is None and decisions and spent >= seconds:
+            if games is None and decisions and _timed_out(spent, began, seconds):
                 break
         played += 1
-        if (games is not None and played >= games) or (games is None and decisions and spent >= seconds):
+        if (games is not None and played >= games) or (games is None and decisions and
+                                                        _timed_out(spent, began, seconds)):
             break
         if played >= MAX_GAMES:
             break
     return {"agent": agent, "decisions": decisions, "decision_s": spent,
             "decisions_per_s": decisions / spent if spent else None,
             "ms_per_decision": spent / decisions * 1000 if decisions else None}
+
+
+def _timed_out(spent, began, seconds) -> bool:
+    return spent >= seconds or time.perf_counter() - began >= seconds
 
 
 def check_time(spec: str, repeats: int = 3) -> dict:

@@ -19,8 +19,9 @@ iteration
    **progressive widening**: a node visited n times considers only its
    `widen` x n^0.5 best moves by prior (at least 2), so a decision with
    hundreds of moves still looks deeper than one ply. The prior ranks moves
-   by the evaluation of the state right after them (`evaluation.evaluate`:
-   the pack's scoring as if the game ended now plus the pack's hint), worked
+   by the evaluation of the position after them (`evaluation.judge_move`:
+   the pack's scoring as if the game ended now plus the pack's hint; at the
+   root, plus the best the next mover can add at once), worked
    out the second time a node is reached (most nodes are reached once), over
    at most `prior` moves drawn at random, the rest after them in random order;
 4. adds one move to the tree and **plays out** from it for at most `depth`
@@ -465,7 +466,8 @@ def parse_settings(text: str) -> dict:
                 settings[key] = value
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
-                                 "playout, c, widen, prior, trees, jobs", code="E005")
+                                 "playout, c, widen, prior, trees, jobs, reach, mast, tree (info or open)",
+                                 code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
     for key in integers:

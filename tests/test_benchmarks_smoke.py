@@ -133,3 +133,14 @@ def test_the_instruction_count_runs_the_script_it_measures():
     bad = subprocess.run([sys.executable, str(REPO / "benchmarks" / "instructions.py"), "--games", "0"],
                          capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     assert bad.returncode == 2
+
+
+def test_the_agents_benchmark_runs_and_prints_its_figures():
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "agents.py"), "--quick", "--pack", "tictactoe",
+                           "--pack", "tinytowns"], capture_output=True, text=True, timeout=TIMEOUT,
+                          stdin=subprocess.DEVNULL, cwd=str(REPO))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "greedy vs random: greedy wins" in out  # a two-player pack: duplicate matches
+    assert "solo, mean score over 1 games each" in out and "(target 25)" in out  # a solo pack, its target
+    assert out.count("per decision") == 8  # four agents, two packs
