@@ -218,5 +218,14 @@ def _bounded_value(value, span):
 def generate(compiler, node):
     """`ctx -> value` for `node`, generated as one function (see the module's docstring)."""
     rule = RuleFunction(compiler)
-    body = [py.Return(value=rule.expr(node))]
+    value = rule.expr(node)
+    if _closure_alone(value):  # nothing written out: the closure itself, without a frame around it
+        return rule.constants[value.func.id]
+    body = [py.Return(value=value)]
     return pycode.make_function("rule", ["ctx"], body, rule.constants)
+
+
+def _closure_alone(value) -> bool:
+    """True when generated code would only call one closure with the context."""
+    return (isinstance(value, py.Call) and isinstance(value.func, py.Name) and value.func.id.startswith("k")
+            and len(value.args) == 1 and isinstance(value.args[0], py.Name) and value.args[0].id == "ctx")

@@ -29,22 +29,21 @@ from __future__ import annotations
 
 import ast as py
 
+import attrs
+
+from boardrule.dsl.builtins import FUNCTIONS
 from boardrule.dsl.lints import walk
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.types import CELL, list_of
-from boardrule.interpreter import functions
+from boardrule.interpreter import fastpaths, functions
 from boardrule.interpreter.budget import weight
-from boardrule.interpreter.values import CELL_BITS, CELL_MASK, RuleError
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, Player, RuleError
 
 CELLS = list_of(CELL)
 #: the cell tables a cell's name reads (`adjacent`, `column(c)`): each entry a tuple of cells
 CELL_TABLES = ("adjacent", "surrounding", "row", "column")
 #: the values that are tuples of cells of the current board
 _BOARD_CELLS = ("cells", "edge", "corners", "all_corners", "center")
-#: resolutions whose value does not depend on the context's `it`
-_BLIND_TO_IT = frozenset({"symbol", "local", "global", "player_var", "option", "value", "self", "die", "deck",
-                          "shape", "symset", "mark", "aggregate", "pairwise", "family", "player_prop",
-                          "event_attr", "attr", "chart"})
 _FOLDS = ("any", "all", "none", "count", "sum", "min", "max", "distinct")
 _UNSET = object()
 
@@ -99,6 +98,14 @@ def _bound_all(ctx, it, body, params, values):
         env.update(saved)
 
 
+def _property_of(ctx, it, read):
+    """A bare property of a loop's element that is no sure cell: of `self` where `it` is no
+    cell or piece kind (functions.current_cell)."""
+    if it is None or type(it) is Player or type(it) is tuple:
+        it = ctx.self_
+    return read(ctx, it)
+
+
 def _bounded_sum(total, span):
     if type(total) is int and not -MAX_NUMBER <= total <= MAX_NUMBER:
         raise RuleError(out_of_range_message(str(total)), span)
@@ -117,7 +124,7 @@ def _distinct(values):
     return len({v for v in values if v is not None})
 
 
-HELPERS = {"charged": _charged, "with_it": _with_it, "bound": _bound, "bound_all": _bound_all,
+HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "bound": _bound, "bound_all": _bound_all,
            "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
            "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple, "h_min": min, "h_max": max}
 
@@ -137,12 +144,13 @@ def _cell_parts(cell: py.expr):
 
 
 class Scope:
-    """A generated loop's element: the local that holds `it`, and whether it is surely a cell."""
+    """A generated loop's element: the local that holds `it`, whether it is surely a cell, and
+    whether a closure in the loop's body reads the context's `it` (then the loop is a closure too)."""
 
-    __slots__ = ("name", "cell")
+    __slots__ = ("name", "cell", "handed")
 
     def __init__(self, name: str, cell: bool):
-        self.name, self.cell = name, cell
+        self.name, self.cell, self.handed = name, cell, False
 
 
 class LoopGeneration:
@@ -153,28 +161,18 @@ class LoopGeneration:
         return self.scopes[-1] if self.scopes else None
 
     def reads_context_it(self, node) -> bool:
-        """True when the closure of `node` may read the context's `it` (said True when unsure)."""
-        compiler = self.compiler
-        for inner in walk(node):
-            kind = type(inner).__name__
-            if kind not in ("Name", "Call", "Attribute"):
-                continue
-            if kind == "Name" and compiler.reads_it(inner):
-                return True
-            resolution = compiler.resolved.get(inner)
-            if resolution is None:
-                continue
-            if kind == "Attribute" and resolution[0] != "rule":
-                continue  # an attribute reads its object (walked on), and a rule sets its own `it`
-            if resolution[0] not in _BLIND_TO_IT or kind == "Call" and resolution[0] == "function":
-                return True
-        return False
+        """True when the closure of `node` may read the context's `it`: `it` itself, a bare
+        property or cell table, a cell function without its cell, or a definition whose body
+        reads it, outside the bodies that bind `it` anew (a filter's condition, an aggregate's
+        body, a keyword's value)."""
+        return _reads_it(self.compiler, node, self.compiler.reads_it_of)
 
     def closure_call(self, closure, node) -> py.expr:
         """A call of a closure; inside a loop, with the context's `it` set first if it may read it."""
         self.check_closure_locals(node)
         scope = self.current_scope()
         if scope is not None and self.reads_context_it(node):
+            scope.handed = True
             return _call("with_it", _load("ctx"), _load(scope.name), self.constant(closure))
         return py.Call(func=self.constant(closure), args=[_load("ctx")], keywords=[])
 
@@ -205,16 +203,25 @@ class LoopGeneration:
         finally:
             self.iterables -= 1
         name = self.temporary("e")
-        self.scopes.append(Scope(name, self.sure_cells(source)))
+        scope = Scope(name, self.sure_cells(source))
+        self.scopes.append(scope)
         try:
             value = self.expr(body)
         finally:
             self.scopes.pop()
+        if scope.handed:  # a closure per element reads the context's `it`: the closure's loop sets it
+            return None
         charged = _call("charged", _load("ctx"), elements, py.Constant(weight(body)), self.constant(body.span, "s"))
         return name, charged, value
 
     def g_Where(self, node):
-        name, elements, condition = self.loop(node.source, node.condition)
+        by_sets = fastpaths.cell_filter(self.compiler, node, split=False)  # a generated `and` splits
+        if by_sets is not None:
+            return self.closure_call(by_sets, node)
+        made = self.loop(node.source, node.condition)
+        if made is None:
+            return self.fallback(node)
+        name, elements, condition = made
         listed = py.ListComp(elt=_load(name), generators=[_for(name, elements, [condition])])
         return _call("h_tuple", listed)
 
@@ -222,9 +229,15 @@ class LoopGeneration:
         args = node.args
         if type(args[0]).__name__ == "Comprehension" or func not in _FOLDS:
             return None
+        by_sets = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1] if len(args) > 1 else None)
+        if by_sets is not None:
+            return self.closure_call(by_sets, node)
         if len(args) == 1:
             return self.fold_of_list(func, self.expr(args[0]), node)
-        name, elements, body = self.loop(args[0], args[1])
+        made = self.loop(args[0], args[1])
+        if made is None:
+            return None
+        name, elements, body = made
         if func in ("any", "all", "none"):
             truths = py.GeneratorExp(elt=body, generators=[_for(name, elements, [])])
             decided = _call("h_all" if func == "all" else "h_any", truths)
@@ -278,9 +291,18 @@ class LoopGeneration:
         return py.Subscript(value=self.constant(self.compiler.game.cell_tables[name], "g"), slice=cell,
                             ctx=py.Load())
 
+    def pieces_on(self, cell: py.expr, name: str):
+        """`held(c)`, `tokens(c)`: what the piece on a cell holds, or the tokens there (a tuple)."""
+        board, index = _cell_parts(cell)
+        on_board = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), name), slice=board, ctx=py.Load())
+        return py.Call(func=_attr(on_board, "get"), args=[index, py.Tuple(elts=[], ctx=py.Load())], keywords=[])
+
     def bare_cell_name(self, node, what, name):
         """`empty`, `kind`, `adjacent`... of the loop's cell, or None where `it` is no sure cell."""
         scope = self.current_scope()
+        if scope is not None and not scope.cell and what == "prop":  # `it` a piece kind, or maybe none
+            reader = functions.property_reader(self.compiler.game, name)
+            return _call("property_of", _load("ctx"), _load(scope.name), self.constant(reader))
         if scope is None or not scope.cell:
             return None
         if what == "prop":
@@ -364,6 +386,8 @@ class LoopGeneration:
             made = self.definition_use(node, name)
         elif kind == "function" and name in CELL_TABLES and len(node.args) == 1:
             made = self.cell_table(self.expr(node.args[0]), name)
+        elif kind == "function" and name in ("held", "tokens") and node.args:
+            made = self.pieces_on(self.expr(node.args[0]), name)
         return self.fallback(node) if made is None else made
 
     def definition_use(self, node, name):
@@ -371,7 +395,9 @@ class LoopGeneration:
         if inline is not None:
             return inline
         params, body = self.compiler.definition_use(node, name)
-        it = self.it_value()
+        it, scope = self.it_value(), self.current_scope()
+        if scope is not None:
+            scope.handed = True  # the body may read the context's `it`
         if params is None:  # the one parameter is `it`, read in place by the body
             return _call("with_it", _load("ctx"), self.expr(node.args[0]), self.constant(body))
         values = [self.expr(a) for a in node.args]
@@ -379,6 +405,43 @@ class LoopGeneration:
             return _call("bound", _load("ctx"), it, self.constant(body), py.Constant(params[0]), values[0])
         return _call("bound_all", _load("ctx"), it, self.constant(body), self.constant(tuple(params), "p"),
                      py.Tuple(elts=values, ctx=py.Load()))
+
+
+def _reads_it(compiler, node, definitions) -> bool:
+    kind = type(node).__name__
+    if kind == "tuple":
+        return any(_reads_it(compiler, n, definitions) for n in node)
+    if not attrs.has(type(node)):
+        return False
+    resolution = compiler.resolved.get(node) if kind in ("Name", "Call") else None
+    if kind == "Name":
+        if compiler.reads_it(node):
+            return True
+        what = resolution[0] if resolution else None
+        if what == "define":
+            return _definition_reads_it(compiler, resolution[1], definitions)
+        return what in ("prop", "rule", "relative")
+    if kind == "Where":
+        return _reads_it(compiler, node.source, definitions)  # the condition has its own `it`
+    if kind == "Keyword":
+        return True  # a keyword's value may or may not bind its own `it`: said True
+    if kind == "Call" and resolution is not None:
+        what, name = resolution
+        if what == "aggregate" and len(node.args) == 2:
+            return _reads_it(compiler, node.args[0], definitions)  # the body has its own `it`
+        if what == "function" and name in FUNCTIONS and len(node.args) < len(FUNCTIONS[name].params):
+            return True  # a cell function without its cell is about `it`
+        if what == "define" and _definition_reads_it(compiler, name, definitions):
+            return True
+    return any(_reads_it(compiler, getattr(node, f.name), definitions)
+               for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _definition_reads_it(compiler, name, definitions) -> bool:
+    if name not in definitions:
+        definitions[name] = True  # (a definition reached again while being judged: said True)
+        definitions[name] = _reads_it(compiler, compiler.game.defines[name].body, definitions)
+    return definitions[name]
 
 
 class _NotWrittenOut(Exception):

@@ -37,6 +37,7 @@ class ExprCompiler:
         # so compiling grows with the pack, not with the paths through its definitions
         self._bodies: dict = {}
         self._fixed: dict = {}
+        self.reads_it_of: dict = {}  # definition -> whether its body reads the caller's `it` (codegen_loops)
 
     def reads_it(self, node) -> bool:
         """True when `node` is `it`, or a definition's parameter given `it` and read as it."""

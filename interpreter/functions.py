@@ -331,6 +331,7 @@ def _aggregate(compiler, node, pairwise):
             return lambda ctx: fold(source(ctx))
         return lambda ctx: _fold(name, source(ctx), None)
     body, span, cost = compiler.compile(node.args[1]), node.span, weight(node.args[1])
+    settles = _SETTLING.get(name)
 
     def f(ctx):
         saved = ctx.it
@@ -339,28 +340,21 @@ def _aggregate(compiler, node, pairwise):
         meter.left -= len(elements) * cost
         if meter.left < 0:
             meter.over(span)
-        values = _values_until_settled(name, elements, body, ctx, _set_it)
+        values = []
+        if settles is None:
+            for element in elements:
+                ctx.it = element
+                values.append(body(ctx))
+        else:  # any, all, none stop at the first value that settles them, as `and` and `or` do
+            for element in elements:
+                ctx.it = element
+                value = body(ctx)
+                values.append(value)
+                if bool(value) is settles:
+                    break
         ctx.it = saved
         return _fold(name, elements, values)
     return f
-
-
-def _set_it(ctx, element):
-    ctx.it = element
-
-
-def _values_until_settled(name, elements, body, ctx, bind):
-    """The body's values, element by element; for any, all and none only up to the first that
-    settles the answer (as `and` and `or` stop), so a later element's body is never worked out."""
-    values = []
-    settles = _SETTLING.get(name)
-    for element in elements:
-        bind(ctx, element)
-        value = body(ctx)
-        values.append(value)
-        if settles is not None and bool(value) is settles:
-            break
-    return values
 
 
 _SETTLING = {"any": True, "none": True, "all": False}  # the truth of a value that settles the fold
@@ -368,7 +362,7 @@ _SETTLING = {"any": True, "none": True, "all": False}  # the truth of a value th
 
 def _comprehension(compiler, name, comp):
     source, body, var = compiler.compile(comp.source), compiler.compile(comp.body), comp.var
-    span, cost = comp.span, weight(comp.body)
+    span, cost, settles = comp.span, weight(comp.body), _SETTLING.get(name)
 
     def f(ctx):
         env = ctx.env
@@ -379,7 +373,13 @@ def _comprehension(compiler, name, comp):
         meter.left -= len(elements) * cost
         if meter.left < 0:
             meter.over(span)
-        values = _values_until_settled(name, elements, body, ctx, lambda c, element: env.__setitem__(var, element))
+        values = []
+        for element in elements:
+            env[var] = element
+            value = body(ctx)
+            values.append(value)
+            if settles is not None and bool(value) is settles:
+                break  # any, all, none stop at the first value that settles them
         if saved is missing:
             env.pop(var, None)
         else:

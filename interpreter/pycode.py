@@ -48,7 +48,7 @@ ALLOWED_NODES = frozenset({
 #: attributes generated code may read or write: the evaluation context's and the state's own fields
 ALLOWED_ATTRIBUTES = frozenset({
     "state", "me", "it", "self_", "env", "board", "meter", "left", "game", "marks", "event", "answers",
-    "vars", "pvars", "options", "kind", "owner", "attrs", "dice", "points", "round", "players",
+    "vars", "pvars", "options", "kind", "owner", "attrs", "dice", "points", "round", "players", "held", "tokens",
 })
 #: methods generated code may call on the values it holds
 ALLOWED_METHODS = frozenset({"get", "over", "isdisjoint"})
