@@ -14,6 +14,7 @@ progress is never lost.
 
 from __future__ import annotations
 
+import secrets
 import sys
 
 import click
@@ -75,11 +76,19 @@ def run_play(pack, seats, players, seed, options, save_path, resume_path, color,
     else:
         seat_kinds = _seat_kinds(seats, players, game)
         players = len(seat_kinds)
-        seed = seed if seed is not None else 1
+        seed = seed if seed is not None else fresh_seed()
         history = [api.new_game(game, players, seed, options, meter=meter)]
     session = Session(game, history, seat_kinds, players, seed, options, save_path, color,
                       resumed=bool(resume_path))
     return session.run()
+
+
+SEED_RANGE = 100_000  # a fresh seed is one of these: short enough to type again
+
+
+def fresh_seed() -> int:
+    """A seed nobody chose: each game without `--seed` is a new one (printed, and kept in the save)."""
+    return secrets.randbelow(SEED_RANGE)
 
 
 def replay_history(game, log, meter=None) -> list:
@@ -167,7 +176,10 @@ class Session:
         who = ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items())
         self.echo(f"{self.game.name}: {who}")
         if self.resumed:
-            self.echo(f"resumed after {sum(1 for e in self.state.log if e[0] == 'move')} moves")
+            made = sum(1 for e in self.state.log if e[0] == "move")
+            self.echo(f"resumed after {made} move{'' if made == 1 else 's'} (seed {self.seed})")
+        else:
+            self.echo(f"seed {self.seed}; replay with --seed {self.seed}")
         while self.state.phase != "over":
             seat = flow.waiting(self.state)[0]
             if seat in self.agents:

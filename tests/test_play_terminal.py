@@ -102,7 +102,7 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(pack, tmp_path):
     moves = CliRunner().invoke(cli, ["replay", str(save), "--verify"])
     assert moves.exit_code == 0, moves.output
     resumed = spawn([pack, "--resume", save], tmp_path)
-    resumed.expect(r"resumed after (\d+) moves")
+    resumed.expect(r"resumed after (\d+) moves?")
     assert int(resumed.match.group(1)) >= 0
     prompt(resumed)
     assert quit_game(resumed, save=True) == 0
@@ -123,7 +123,7 @@ def test_undo_goes_back_to_the_players_last_decision(tmp_path):
 
 
 def test_bad_input_gets_one_line_and_the_prompt_again(tmp_path):
-    child = spawn(["tictactoe", "--seats", "human,greedy"], tmp_path)
+    child = spawn(["tictactoe", "--seats", "human,greedy", "--seed", "5"], tmp_path)
     prompt(child)
     for line, words in (("play Z9", "`play Z9` is not a legal move now"), ("42", "there is no move 42"),
                         ("explain play B2", "`play B2` is legal now"), ("moves Q7", "no legal move contains"),
@@ -201,7 +201,7 @@ def test_ctrl_c_offers_to_save(tmp_path):
 
 def test_the_end_of_the_input_never_loses_the_game(tmp_path):
     save = tmp_path / "kept.json"
-    child = spawn(["connect4", "--seats", "human,greedy", "--save", save], tmp_path)
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "5", "--save", save], tmp_path)
     prompt(child)
     answer(child, "1")
     child.sendeof()
@@ -265,3 +265,39 @@ def test_rules_in_a_game_whose_pieces_have_none(tmp_path):
     drawn = answer(child, "rules drop")
     assert drawn[0] == "drop" and "Written as a move: `drop CELL`." in drawn
     assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: a fresh game each time
+def bots_only(args, folder) -> str:
+    """The whole output of a game of bots only."""
+    child = spawn(args, folder)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return child.before.replace("\r", "")
+
+
+def test_a_game_without_seed_is_a_fresh_one_and_says_its_seed(tmp_path):
+    first = bots_only(["connect4", "--seats", "random,random"], tmp_path)
+    second = bots_only(["connect4", "--seats", "random,random"], tmp_path)
+    seeds = [re.search(r"^seed (\d+); replay with --seed (\d+)$", out, re.M) for out in (first, second)]
+    assert all(s and s.group(1) == s.group(2) for s in seeds), (first[:200], second[:200])
+    assert first != second  # two fresh games (the same seed twice is one chance in 100,000)
+    again = bots_only(["connect4", "--seats", "random,random", "--seed", seeds[0].group(1)], tmp_path)
+    assert again == first  # the seed printed gives the same game again
+
+
+def test_a_fresh_seed_is_kept_in_the_save(tmp_path):
+    import json
+    save = tmp_path / "fresh.json"
+    child = spawn(["townies", "--seats", "human", "--save", save], tmp_path)
+    child.expect(r"seed (\d+); replay with --seed \d+")
+    seed = int(child.match.group(1))
+    prompt(child)
+    answer(child, "1")
+    assert quit_game(child, save=True) == 0
+    assert json.loads(save.read_text())["seed"] == seed
+    resumed = spawn(["townies", "--resume", save], tmp_path)
+    resumed.expect(rf"resumed after 1 move \(seed {seed}\)")
+    prompt(resumed)
+    assert quit_game(resumed, save=True) == 0
