@@ -21,7 +21,7 @@ import click
 
 from boardrule.cli.render import color_default, picture_text, render_outcome, render_sheets
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import api, flow, gamelog, rulesdoc
+from boardrule.interpreter import agents, api, flow, gamelog, rulesdoc, timeline
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.budget import Meter
@@ -39,7 +39,9 @@ HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Com
   status         every value of the game, changed or not (a screen shows only what changed)
   score          the score sheets as they stand
   board          show the board again
-  undo           take back your last decision (not past a roll, a draw or another player's move)
+  undo           take back your last decision (and the bots' replies and the rolls after it)
+  redo           play again what `undo` took back
+  hint           the move a bot would make here
   save [FILE]    save the game (resume it with --resume FILE)
   quit           stop (asks to save)
   help           this text
@@ -63,7 +65,7 @@ def run_play(pack, seats, players, seed, options, save_path, resume_path, color,
             raise UsageError("--resume continues a saved game with its own players, seed and options: "
                              "leave out --players, --seed and --option", code="E001")
         log = gamelog.load(resume_path, game)
-        history = replay_history(game, log, meter)
+        line = timeline.from_log(game, log, meter)
         players, seed, options = log["players"], log["seed"], log.get("options", {})
         if seats is not None:
             seat_kinds = _seat_kinds(seats, players, game)
@@ -77,8 +79,8 @@ def run_play(pack, seats, players, seed, options, save_path, resume_path, color,
         seat_kinds = _seat_kinds(seats, players, game)
         players = len(seat_kinds)
         seed = seed if seed is not None else fresh_seed()
-        history = [api.new_game(game, players, seed, options, meter=meter)]
-    session = Session(game, history, seat_kinds, players, seed, options, save_path, color,
+        line = timeline.Timeline(game, [api.new_game(game, players, seed, options, meter=meter)])
+    session = Session(game, line, seat_kinds, players, seed, options, save_path, color,
                       resumed=bool(resume_path))
     return session.run()
 
@@ -89,22 +91,6 @@ SEED_RANGE = 100_000  # a fresh seed is one of these: short enough to type again
 def fresh_seed() -> int:
     """A seed nobody chose: each game without `--seed` is a new one (printed, and kept in the save)."""
     return secrets.randbelow(SEED_RANGE)
-
-
-def replay_history(game, log, meter=None) -> list:
-    """The states of a saved game, one after each move (for `undo` after resuming); checked by replaying."""
-    final = gamelog.replay(game, log, meter=meter)
-    state = flow.initial_state(game, log["players"], log["seed"], log.get("options", {}), meter=final.meter)
-    history = [state]
-    try:
-        for seat, text in log["moves"]:
-            state = flow.play_text(game, state, seat, text)
-            history.append(state)
-    except BoardruleError:
-        return [final]
-    if log.get("pending") or history[-1].log != final.log:  # a choice half answered: the replay has it
-        history.append(final)
-    return history
 
 
 def _seat_kinds(seats, players, game) -> list:
@@ -124,10 +110,9 @@ def _seat_kinds(seats, players, game) -> list:
 
 
 class Session:
-    def __init__(self, game, history, seat_kinds, players, seed, options, save_path, color, resumed=False):
+    def __init__(self, game, line, seat_kinds, players, seed, options, save_path, color, resumed=False):
         self.game = game
-        self.history = list(history)
-        self.state = self.history[-1]
+        self.timeline = line
         self.players, self.seed, self.options = players, seed, options
         self.save_path, self.color = save_path, color
         self.seat_of, self.agents = {}, {}
@@ -146,6 +131,10 @@ class Session:
         self.shown = None  # (state, viewer) on the screen
         self.seen = {}  # viewer -> (state on their last screen, the state its notes were compared with)
         self.hinted = set()  # the seats whose first prompt has named `rules`
+
+    @property
+    def state(self):
+        return self.timeline.current
 
     # ------------------------------------------------------------ output
     def echo(self, text=""):
@@ -197,12 +186,11 @@ class Session:
         if not self.humans:
             self._show(None)
         moves = flow.legal_moves(self.game, self.state, seat)
-        move = self.agents[seat](self.game, self.state, seat, moves)
+        move = agents.decide(self.agents[seat], self.game, self.state, seat, moves, self.seed)
         self._apply(move)
 
     def _apply(self, move):
-        self.state = flow.apply(self.game, self.state, move)
-        self.history.append(self.state)
+        self.timeline.add(flow.apply(self.game, self.state, move), move.seat)
         if self.save_path:
             self._save(self.save_path, quiet=True)
 
@@ -240,6 +228,8 @@ class Session:
         if last is not self.state:  # a new screen: its notes say what changed since the last one
             since = last
         self.seen[viewer] = (self.state, since)
+        if viewer in self.humans:
+            self.timeline.shown(viewer)
         self.echo()
         self.echo(self._screen(self._viewer(viewer), since))
         hidden = pictures.unchanged(self.game, self.state, since) if since is not None else []
@@ -286,7 +276,7 @@ class Session:
         if snapshot is None:
             return None
         start = len(self.state.log)
-        for earlier in reversed(self.history):
+        for earlier in reversed(self.timeline.states):
             if earlier.snapshot is not snapshot:
                 break
             start = len(earlier.log)
@@ -380,6 +370,10 @@ class Session:
             self._rules(seat, rest, menu)
         elif word == "undo":
             return self._undo(seat)
+        elif word == "redo":
+            return self._redo(seat)
+        elif word == "hint":
+            self._hint(seat)
         elif word == "save":
             self._save(rest or self.save_path or self.default_save())
         elif word in ("quit", "exit"):
@@ -539,26 +533,48 @@ class Session:
             self.say(self._refusal(seat, text))
 
     def _undo(self, seat) -> bool:
-        """Back to this player's last decision, unless a chance step or another player's decision came after it."""
-        for index in range(len(self.history) - 2, -1, -1):
-            earlier = self.history[index]
-            if seat not in earlier.pending or earlier.phase == "over":
-                continue
-            later = self.history[-1].log[len(earlier.log):]
-            if any(entry[0] != "move" or entry[1] != seat for entry in later):
-                break
-            self.history = self.history[:index + 1]
-            self.state = earlier
-            size = len(earlier.log)
-            self.log_done = {v: min(n, size) for v, n in self.log_done.items()}
-            self.held = {v: [i for i in h if i < size] for v, h in self.held.items()}
-            self.shown = None
-            self.say("undone: " + ", ".join(e[2] for e in later if e[0] == "move"))
-            if self.save_path:
-                self._save(self.save_path, quiet=True)
-            return True
-        self.say("nothing to undo: a chance step or another player's decision came after your last move")
-        return False
+        """Back to this player's last decision, across the bots' replies and the steps that came after it."""
+        taken = self.timeline.undo(seat, self.humans)
+        if isinstance(taken, str):
+            self.say(f"nothing to undo: {taken}")
+            return False
+        self._rewound()
+        self.say("undone: " + self._what(taken, seat) + "; `redo` plays it again")
+        return True
+
+    def _redo(self, seat) -> bool:
+        taken = self.timeline.redo(seat)
+        if isinstance(taken, str):
+            self.say(taken)
+            return False
+        self._rewound()
+        self.say("redone: " + self._what(taken, seat))
+        return True
+
+    def _what(self, taken, seat) -> str:
+        """Your moves, and how many of the others' moves and automatic steps went with them."""
+        text = ", ".join(f"`{t}`" for t in taken.own) or "your decision"
+        others = sum(1 for who, _ in taken.moves if who != seat)
+        more = [f"{others} move{'s' if others != 1 else ''} of the other players"] if others else []
+        if taken.chance:
+            more.append(f"{taken.chance} step{'s' if taken.chance != 1 else ''} of chance or passing")
+        return text + (f" (with {' and '.join(more)} after it)" if more else "")
+
+    def _rewound(self):
+        """The screens start again from the state the timeline is at now."""
+        size = len(self.state.log)
+        self.log_done = {v: min(n, size) for v, n in self.log_done.items()}
+        self.held = {v: [i for i in h if i < size] for v, h in self.held.items()}
+        self.shown = None
+        if self.save_path:
+            self._save(self.save_path, quiet=True)
+
+    def _hint(self, seat):
+        move = agents.hint(self.game, self.state, seat, self.seed)
+        if move is None:
+            self.say("no hint here")
+            return
+        self.say(f"hint: `{api.move_text(move, self.game)}` ({agents.HINT_AGENT}'s choice: the best score right after it)")
 
     # ------------------------------------------------------------ saving and stopping
     def default_save(self) -> str:

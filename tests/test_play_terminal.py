@@ -91,10 +91,13 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(pack, tmp_path):
     assert any(text in line for line in shown), shown  # the screen says what was played
     wrong = answer(child, "zzz 99")
     assert len(wrong) == 1 and "`zzz`" in wrong[0], wrong  # one line, then the prompt again
+    after = menu(child)
     undo = answer(child, "undo")
-    assert undo[0].startswith(("undone", "nothing to undo")), undo
-    if undo[0].startswith("undone"):
-        assert menu(child) == before
+    assert undo[0].startswith(f"undone: `{text}`"), undo  # across the bots' replies and chance steps
+    assert menu(child) == before
+    assert answer(child, "redo")[0].startswith(f"redone: `{text}`")
+    assert menu(child) == after
+    assert answer(child, "undo")[0].startswith("undone")
     saved = answer(child, f"save {save}")
     assert saved == [f"saved to {save}; resume with: boardrule play {pack} --resume {save}"]
     assert quit_game(child) == 0
@@ -116,7 +119,7 @@ def test_undo_goes_back_to_the_players_last_decision(tmp_path):
     answer(child, "1")
     second = menu(child)
     assert second != first
-    assert answer(child, "undo")[0] == f"undone: {first[0][1]}"
+    assert answer(child, "undo")[0] == f"undone: `{first[0][1]}`; `redo` plays it again"
     assert menu(child) == first
     assert answer(child, "undo")[0].startswith("nothing to undo")
     assert quit_game(child) == 0
@@ -301,3 +304,75 @@ def test_a_fresh_seed_is_kept_in_the_save(tmp_path):
     resumed.expect(rf"resumed after 1 move \(seed {seed}\)")
     prompt(resumed)
     assert quit_game(resumed, save=True) == 0
+
+
+# ------------------------------------------------------------------ players: undo, redo, hint
+def test_undo_after_a_bots_reply_and_redo(tmp_path):
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    first = menu(child)
+    shown = answer(child, "drop D6")
+    reply = next(line for line in shown if line.startswith("P2 (greedy): drop "))
+    assert answer(child, "undo")[0] == ("undone: `drop D6` (with 1 move of the other players after it); "
+                                        "`redo` plays it again")
+    assert menu(child) == first
+    assert answer(child, "redo")[0] == "redone: `drop D6` (with 1 move of the other players after it)"
+    board = " ".join(answer(child, "board"))
+    assert "R" in board.split("legend")[0]
+    answer(child, "undo")
+    again = answer(child, "drop D6")  # the same move, the same reply: a bot answers a position
+    assert reply in again
+    assert answer(child, "redo") == ["nothing to redo: `redo` plays again what `undo` took back, until you "
+                                     "make another move"]
+    assert quit_game(child) == 0
+
+
+def dice_line(lines) -> str:
+    return next(line for line in lines if line.startswith("dice: "))
+
+
+def test_undo_after_a_chance_step_keeps_the_roll(tmp_path):
+    child = spawn(["townies", "--seats", "human", "--seed", "3", "--option", "mode=first"], tmp_path)
+    prompt(child)
+    opening = [line.strip() for line in child.before.replace("\r", "").split("\n")]
+    moves = menu(child)
+    shapes = [text for _, text in moves if text.startswith("draw_shape")]
+    rolled = dice_line(answer(child, shapes[0]))  # the next round's roll is shown
+    undone = answer(child, "undo")
+    assert undone[0].startswith(f"undone: `{shapes[0]}` (with ") and "chance" in undone[0], undone
+    assert dice_line(answer(child, "board")) == dice_line(opening)
+    # another move: the roll that came after the first one comes again (no re-rolling by undo)
+    assert dice_line(answer(child, shapes[-1])) == rolled
+    assert quit_game(child) == 0
+
+
+def test_undo_in_solo_tiny_towns_after_placing_a_cube(tmp_path):
+    child = spawn(["tinytowns", "--seats", "human", "--seed", "4", "--option", "monuments=false"], tmp_path)
+    prompt(child)
+    answer(child, "1")  # take a resource card
+    placing = menu(child)
+    answer(child, placing[0][1])
+    undone = answer(child, "undo")
+    assert undone[0].startswith(f"undone: `{placing[0][1]}`"), undone
+    assert menu(child) == placing
+    assert quit_game(child) == 0
+
+
+def test_hot_seat_undo_stops_at_what_another_player_has_seen(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,human", "--seed", "1"], tmp_path)
+    assert prompt(child) == "P1"
+    answer(child, "play B2")  # P2's screen now shows it
+    assert answer(child, "undo") == ["nothing to undo: you have made no decision yet that can be taken back"]
+    answer(child, "play A1")
+    assert answer(child, "undo") == ["nothing to undo: P2 has seen the game since your last decision"]
+    assert quit_game(child) == 0
+
+
+def test_hint_names_a_legal_move(tmp_path):
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    said = answer(child, "hint")
+    found = re.match(r"hint: `(drop [A-G]6)` \(greedy's choice", said[0])
+    assert found, said
+    assert any(found.group(1) in line for line in answer(child, found.group(1)))
+    assert quit_game(child) == 0
