@@ -172,7 +172,8 @@ def _legal(game, state, node, fail):
 
 
 def _illegal(game, state, node, fail):
-    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason."""
+    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason: the rule that refuses
+    it (flow.explain_illegal) or the words a player is told (reasons.refusal, the pack's `why:`)."""
     for seat, value, span in _per_seat(state, node):
         for item in value.items:
             text, because = _illegal_item(item)
@@ -180,8 +181,19 @@ def _illegal(game, state, node, fail):
             if reason is None:
                 fail(f"`{text}` should be illegal for {PLAYERS[seat]!r}", item.span)
             elif because is not None and because not in reason:
-                fail(f"`{text}` is refused because {reason!r}, expected a reason containing {because!r}",
-                     item.span)
+                told = _told(game, state, seat, text)
+                if told is None or because not in told:
+                    fail(f"`{text}` is refused because {reason!r}" + (f" (a player is told {told!r})" if told else "")
+                         + f", expected a reason containing {because!r}", item.span)
+
+
+def _told(game, state, seat, text):
+    """What a player is told when `text` is refused (interpreter/reasons.py), or None."""
+    from boardrule.interpreter.reasons import refusal
+    try:
+        return refusal(game, state, seat, text)
+    except Exception:  # the rule's own reason was checked already
+        return None
 
 
 def _illegal_item(item):
