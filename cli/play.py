@@ -21,7 +21,7 @@ import click
 
 from boardrule.cli.render import color_default, picture_text, render_outcome, render_sheets
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import agents, api, flow, gamelog, rulesdoc, timeline
+from boardrule.interpreter import agents, api, flow, gamelog, reasons, rulesdoc, timeline
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.budget import Meter
@@ -34,6 +34,7 @@ PRIVATE_LOG = ("shuffle", "draw", "put")  # what only a spectator sees of the de
 HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Commands:
   moves [TEXT]   list the legal moves (those containing TEXT)
   explain MOVE   say why a move is not legal
+  preview MOVE   the board after a move, without making it (a move typed in part: each that fits, in turn)
   rules [NAME]   the pieces in play with their patterns; with a NAME (a piece, its symbol, or an action),
                  its pattern drawn and what it does
   status         every value of the game, changed or not (a screen shows only what changed)
@@ -131,6 +132,8 @@ class Session:
         self.shown = None  # (state, viewer) on the screen
         self.seen = {}  # viewer -> (state on their last screen, the state its notes were compared with)
         self.hinted = set()  # the seats whose first prompt has named `rules`
+        self.numbers = []  # the menu's number of each legal move (reasons.menu_numbers)
+        self.pending_line = None  # a line typed while stepping through previews: handled as typed
 
     @property
     def state(self):
@@ -286,6 +289,7 @@ class Session:
     def _human_turn(self, seat):
         moves = flow.legal_moves(self.game, self.state, seat)
         menu = [api.move_text(m, self.game) for m in moves]
+        self.numbers = reasons.menu_numbers(self.game, moves)
         pending = self.state.pending.get(seat)
         if pending is not None and pending.choice is not None:
             asked = api.move_text(pending.choice[0], self.game)
@@ -301,7 +305,7 @@ class Session:
             self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, or `help`")
         self.hinted.add(seat)
         while True:
-            line = self._prompt(seat)
+            line, self.pending_line = self.pending_line or self._prompt(seat), None
             if not line:
                 continue
             if self._command(seat, line, moves, menu):
@@ -322,9 +326,11 @@ class Session:
             self.echo()
             return None
 
-    def _menu(self, moves, menu, only=None):
-        chosen = [(index, text, move) for index, (text, move) in enumerate(zip(menu, moves), 1)
-                  if not only or only.lower() in text.lower() or only.lower() in move_label(move, self.game).lower()]
+    def _menu(self, moves, menu, only=None, among=None):
+        chosen = [(number, text, move) for number, text, move in zip(self.numbers, menu, moves)
+                  if (among is None or move in among) and (
+                      not only or only.lower() in text.lower() or only.lower() in move_label(move, self.game).lower())]
+        chosen.sort(key=lambda item: item[0])
         if not chosen:
             self.say(f"no legal move contains `{only}`")
             return
@@ -350,10 +356,11 @@ class Session:
             return self._typed_move(seat, line)
         if line.isdigit():
             number = int(line)
-            if 1 <= number <= len(moves):
-                self._apply(moves[number - 1])
+            if number in self.numbers:
+                self._apply(moves[self.numbers.index(number)])
                 return True
-            self.say(f"there is no move {number}: the menu runs from 1 to {len(moves)}")
+            self.say(f"there is no move {number}: the menu's numbers run from {min(self.numbers, default=0)} "
+                     f"to {max(self.numbers, default=0)}")
             return False
         if word in ("help", "?"):
             self.echo(HELP.format(example=menu[0] if menu else "done"))
@@ -380,6 +387,8 @@ class Session:
             raise Quit(self._stop(None, 0))
         elif word == "explain":
             self._explain(seat, rest)
+        elif word == "preview":
+            self._preview(seat, rest, moves, menu)
         else:
             return self._typed_move(seat, line)
         return False
@@ -396,24 +405,39 @@ class Session:
                 continue
             self._apply(move)
             return True
+        fits = reasons.completions(self.game, self.state, seat, line)
+        if len(fits) == 1:  # the rest of the move is determined: `drop d`
+            self.say(f"`{line}`: {api.move_text(fits[0], self.game)}")
+            self._apply(fits[0])
+            return True
+        if fits:
+            self._several(seat, line, fits)
+            return False
         self.say(self._refusal(seat, line) + "; `moves` lists the legal ones")
         return False
 
+    def _several(self, seat, line, fits):
+        """A move typed in part that several moves fit: list them, with their numbers in the menu."""
+        moves = flow.legal_moves(self.game, self.state, seat)
+        menu = [api.move_text(m, self.game) for m in moves]
+        if len(fits) > MENU_MAX * 2:
+            self.say(f"{len(fits)} moves fit `{line}`, e.g. `{api.move_text(fits[0], self.game)}`: type more of it")
+            return
+        self.say(f"{len(fits)} moves fit `{line}`: type a number, or `preview {line}` to see each on the board")
+        self._menu(moves, menu, among=set(fits))
+
     def _refusal(self, seat, text) -> str:
-        from boardrule.interpreter.scenarios import _refusal
         try:
-            reason = _refusal(self.game, self.state, seat, text)
-        except Exception:  # an explanation is a courtesy: the parse error will do
-            reason = None
+            reason = reasons.refusal(self.game, self.state, seat, text)
+        except (BoardruleError, RuleError, ValueError, KeyError, IndexError, TypeError):
+            reason = None  # an explanation is a courtesy: the parse error will do
         if reason is None:
             try:
                 flow.parse_move(self.game, self.state, seat, text)
                 return "that move is legal"
             except BoardruleError as err:
                 reason = err.diagnostics[0].message
-        if not reason.startswith("`"):
-            reason = f"`{text}` is not a legal move now: {reason}"
-        return reason
+        return f"`{text}`: {reason}"
 
     def _score(self, seat):
         report = api.score_report(self.game, self.state)
@@ -527,10 +551,59 @@ class Session:
                 flow.legal_moves(self.game, self.state, seat)[0], self.game)) + "`")
             return
         try:
-            flow.parse_move(self.game, self.state, seat, text)
-            self.say(f"`{text}` is legal now")
+            move = flow.parse_move(self.game, self.state, seat, text)
+            self.say(f"`{api.move_text(move, self.game)}` is legal now")
+            return
         except BoardruleError:
+            pass
+        self.say(self._refusal(seat, text))
+        rule = self._rule_refusing(seat, text)
+        if rule:
+            self.say(f"(the rule: {rule})")
+
+    def _rule_refusing(self, seat, text):
+        """The pack's rule that refuses a move, as a designer reads it (flow.explain_illegal)."""
+        from boardrule.interpreter.scenarios import _typed_guess
+        try:
+            move = _typed_guess(self.game, self.state, seat, text)
+            if move.action not in self.state.pending[seat].actions:
+                return None
+            return flow.explain_illegal(self.game, self.state, move)
+        except Exception:  # a move that cannot even be read has no rule to name
+            return None
+
+    def _preview(self, seat, text, moves, menu):
+        """The board as it would be after a move (or each move a text typed in part fits, one after the
+        other), without making it."""
+        if not text:
+            self.say("preview which move? e.g. `preview " + (menu[0] if menu else "MOVE") + "`")
+            return
+        if text.isdigit() and int(text) in self.numbers:
+            fits = [moves[self.numbers.index(int(text))]]
+        else:
+            try:
+                fits = [flow.parse_move(self.game, self.state, seat, text)]
+            except BoardruleError:
+                fits = reasons.completions(self.game, self.state, seat, text)
+        if not fits:
             self.say(self._refusal(seat, text))
+            return
+        for index, move in enumerate(fits, 1):
+            after = flow.preview(self.game, self.state, move)
+            pic = pictures.picture(self.game, after, seat, seats=[seat])
+            number = self.numbers[moves.index(move)] if move in moves else "?"
+            self.echo(f"{number}. {api.move_text(move, self.game)}" +
+                      (f"  ({index} of {len(fits)})" if len(fits) > 1 else ""))
+            self.echo(picture_text(pic, self.color, legend=False, notes=False))
+            if index == len(fits):
+                break
+            answer = self._ask("Enter: the next one; a number: make that move; `q`: stop ")
+            if answer is None or answer.strip().lower() in ("q", "quit", "stop"):
+                break
+            if answer.strip():
+                self.pending_line = answer.strip()
+                break
+        self.echo("(type its number to make a move)")
 
     def _undo(self, seat) -> bool:
         """Back to this player's last decision, across the bots' replies and the steps that came after it."""

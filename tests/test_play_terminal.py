@@ -128,9 +128,10 @@ def test_undo_goes_back_to_the_players_last_decision(tmp_path):
 def test_bad_input_gets_one_line_and_the_prompt_again(tmp_path):
     child = spawn(["tictactoe", "--seats", "human,greedy", "--seed", "5"], tmp_path)
     prompt(child)
-    for line, words in (("play Z9", "`play Z9` is not a legal move now"), ("42", "there is no move 42"),
+    for line, words in (("play Z9", "`play Z9`: Z9 is off the board (columns A to C, rows 1 to 3)"),
+                        ("42", "there is no move 42"),
                         ("explain play B2", "`play B2` is legal now"), ("moves Q7", "no legal move contains"),
-                        ("plya B2", "`plya` is not an action here")):
+                        ("plya B2", "`plya B2`: `plya` is not a move here: did you mean `play`?")):
         said = answer(child, line)
         assert len(said) == 1 and words in said[0], (line, said)
     assert quit_game(child) == 0
@@ -266,7 +267,7 @@ def test_rules_in_a_game_whose_pieces_have_none(tmp_path):
     said = answer(child, "rules")
     assert len(said) == 1 and "`rules drop`" in said[0]
     drawn = answer(child, "rules drop")
-    assert drawn[0] == "drop" and "Written as a move: `drop CELL`." in drawn
+    assert drawn[0].startswith("drop") and "Written as a move: `drop CELL`." in drawn
     assert quit_game(child) == 0
 
 
@@ -375,4 +376,73 @@ def test_hint_names_a_legal_move(tmp_path):
     found = re.match(r"hint: `(drop [A-G]6)` \(greedy's choice", said[0])
     assert found, said
     assert any(found.group(1) in line for line in answer(child, found.group(1)))
+    assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: reasons in words
+def test_reasons_in_tic_tac_toe_and_connect_four(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,human", "--seed", "1"], tmp_path)
+    prompt(child)
+    answer(child, "play B2")
+    assert answer(child, "play B2") == ["`play B2`: B2 is already marked; `moves` lists the legal ones"]
+    assert answer(child, "play D7") == ["`play D7`: D7 is off the board (columns A to C, rows 1 to 3); "
+                                        "`moves` lists the legal ones"]
+    assert quit_game(child) == 0
+
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    shown = answer(child, "drop d")  # the column is enough: the row is determined
+    assert shown[0] == "`drop d`: drop D6" and "P1: drop D6" in shown
+    assert "4. drop D5" in " ".join(shown)  # a number stays with its column
+    assert answer(child, "drop D1") == ["`drop D1`: a disc falls to the lowest empty cell of its column: D5; "
+                                        "`moves` lists the legal ones"]
+    explained = answer(child, "explain drop D1")
+    assert explained[1].startswith("(the rule: parameter `cell` of `drop`")  # the designer's words come second
+    assert quit_game(child) == 0
+
+
+def test_reasons_in_tiny_towns(tmp_path):
+    child = spawn(["tinytowns", "--seats", "human", "--seed", "4", "--option", "monuments=false"], tmp_path)
+    prompt(child)
+    answer(child, "1")  # the resource card of this round
+    said = answer(child, "place wood E5")
+    assert said == ["`place wood E5`: E5 is off the board (columns A to D, rows 1 to 4); `moves` lists the legal ones"]
+    assert answer(child, "plce wood A1")[0] == "`plce wood A1`: `plce` is not a move here: did you mean `place`?; " \
+                                               "`moves` lists the legal ones"
+    wrong = answer(child, "place wod A1")[0]
+    assert "did you mean `wood`?" in wrong
+    several = answer(child, "place wood")
+    assert several[0].startswith("16 moves fit `place wood`") and "1. place wood A1" in " ".join(several)
+    answer(child, "place wood A1")
+    taken = answer(child, "undo")
+    assert taken[0].startswith("undone")
+    answer(child, "place wood A1")
+    assert quit_game(child) == 0
+
+
+def test_reasons_in_townies_and_placements_by_one_cell(tmp_path):
+    child = spawn(["townies", "--seats", "human", "--seed", "3"], tmp_path)
+    seat = prompt(child)
+    said = answer(child, "draw_object bank C3")[0]
+    assert said.startswith("`draw_object bank C3`: you may draw City Square and Windmill: the white die's Object "
+                           "or the Basic Object of your colour (yellow)"), said
+    fits = answer(child, "draw_shape A1")
+    assert fits[0] == "6 moves fit `draw_shape A1`: type a number, or `preview draw_shape A1` to see each on the board"
+    child.sendline("preview draw_shape A1")
+    child.expect(r"\(1 of 6\)")
+    child.expect("Enter: the next one")
+    child.sendline("")
+    child.expect(r"2\. draw_shape A1\+B1\+C1\+C2  \(2 of 6\)")
+    child.expect("Enter: the next one")
+    child.sendline("2")  # a number makes that move
+    child.expect(rf"{seat}: draw_shape A1\+B1\+C1\+C2")
+    prompt(child)
+    assert quit_game(child) == 0
+
+
+def test_reasons_in_villagers(tmp_path):
+    child = spawn(["villagers", "--seats", "human,greedy", "--seed", "3", "--option", "monuments=false"], tmp_path)
+    prompt(child)
+    said = answer(child, "start_villager B2")
+    assert said == ["`start_villager B2`: a villager starts on a corner square without one; `moves` lists the legal ones"]
     assert quit_game(child) == 0
