@@ -29,7 +29,6 @@ from boardrule.interpreter.moves import move_label
 from boardrule.interpreter.values import PLAYERS, RuleError
 
 MENU_MAX = 24  # moves listed at the prompt without asking; more are listed by `moves`
-PRIVATE_LOG = ("shuffle", "draw", "put")  # what only a spectator sees of the decks
 
 HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Commands:
   moves [TEXT]   list the legal moves (those containing TEXT)
@@ -243,34 +242,29 @@ class Session:
         self.shown = key
 
     def _events(self, viewer) -> list:
-        """What happened since the screen was last drawn: moves, rolls, passes (and draws, for spectators)."""
+        """What happened since the screen was last drawn, as `viewer` may be told it (views.events): moves
+        (their secret values `?`), rolls, passes (and draws, for spectators)."""
+        from boardrule.interpreter import views
         state = self.state
-        log = state.log
-        indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(log)))
-        held, lines = [], []
+        indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(state.log)))
         step_start = self._step_start() if state.phase != "over" else None
-        for index in indices:
-            entry = log[index]
-            kind = entry[0]
+        told, held = views.events(self.game, state, viewer if self.humans else None, indices, step_start)
+        self.log_done[viewer], self.held[viewer] = len(state.log), held
+        lines = []
+        for kind, seat, text, times in told:
             if kind == "move":
-                seat = entry[1]
-                if viewer is not None and step_start is not None and index >= step_start and seat != viewer:
-                    held.append(index)  # a decision all make at once: hidden until it closes
-                    continue
                 bot = f" ({self.seat_of[seat]})" if seat in self.agents else ""
-                lines.append(f"{PLAYERS[seat]!r}{bot}: {entry[2]}")
+                lines.append(f"{PLAYERS[seat]!r}{bot}: {text}")
             elif kind == "roll":
-                lines.append(f"rolled {entry[1]}: {pictures.value_text(entry[2])}")
+                lines.append(f"rolled {text}")
             elif kind == "pass":
-                lines.append(f"{PLAYERS[entry[1]]!r} passes: no legal move")
+                lines.append(f"{PLAYERS[seat]!r} passes: no legal move" + (f" ({times} times)" if times > 1 else ""))
             elif kind == "seats":
-                lines.append("the players sit at seats " + ", ".join(repr(PLAYERS[s]) for s in entry[1]))
-            elif kind in PRIVATE_LOG and not self.humans:
-                if kind == "draw":
-                    lines.append(f"drew {pictures.value_text(entry[2])} from {entry[1]}")
-                elif kind == "shuffle":
-                    lines.append(f"shuffled {entry[1]}")
-        self.log_done[viewer], self.held[viewer] = len(log), held
+                lines.append(f"the players sit at seats {text}")
+            elif kind == "draw":
+                lines.append(f"drew {text}")
+            elif kind == "shuffle":
+                lines.append(f"shuffled {text}")
         return lines
 
     def _step_start(self):
@@ -440,8 +434,9 @@ class Session:
         return f"`{text}`: {reason}"
 
     def _score(self, seat):
+        from boardrule.interpreter.views import scoring_reads_private
         report = api.score_report(self.game, self.state)
-        if self.game.private_vars:  # others' sheets could tell what they hold
+        if scoring_reads_private(self.game):  # others' sheets could tell what they hold
             report = dict(report, players=[p for p in report["players"] if p["seat"] == repr(PLAYERS[seat])])
         self.echo(render_sheets(report).rsplit("\n", 1)[0] + "\n(so far; the game is not over)")
 

@@ -446,3 +446,17 @@ def test_reasons_in_villagers(tmp_path):
     said = answer(child, "start_villager B2")
     assert said == ["`start_villager B2`: a villager starts on a corner square without one; `moves` lists the legal ones"]
     assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: no leaked secret
+def test_a_bots_secret_choice_is_not_shown(tmp_path):
+    from boardrule.interpreter import api, flow
+    game = api.open_game("villagers")
+    child = spawn(["villagers", "--seats", "human,greedy", "--seed", "3"], tmp_path)
+    prompt(child)
+    shown = answer(child, "1")
+    assert "P2 (greedy): keep_monument ?" in shown
+    dealt = flow.initial_state(game, 2, 3).pvars[1]["dealt"]
+    screen = " ".join(shown + answer(child, "status") + answer(child, "score") + answer(child, "rules"))
+    assert not any(name in screen for name in dealt), dealt  # neither of P2's monuments is named
+    assert quit_game(child) == 0
