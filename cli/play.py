@@ -38,6 +38,7 @@ HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Com
                  its pattern drawn and what it does
   status         every value of the game, changed or not (a screen shows only what changed)
   score          the score sheets as they stand
+  debug          the game's variables as they are (what `status` says in the pack's words)
   board          show the board again
   undo           take back your last decision (and the bots' replies and the rolls after it)
   redo           play again what `undo` took back
@@ -234,7 +235,8 @@ class Session:
             self.timeline.shown(viewer)
         self.echo()
         self.echo(self._screen(self._viewer(viewer), since))
-        hidden = pictures.unchanged(self.game, self.state, since) if since is not None else []
+        hidden = pictures.unchanged(self.game, self.state, since, viewer=self._viewer(viewer)) \
+            if since is not None else []
         if hidden:
             values = f"{len(hidden)} value{'s' if len(hidden) != 1 else ''} unchanged"
             self.echo(f"({values} since your last screen: `status` shows all)" if self.humans
@@ -367,6 +369,8 @@ class Session:
             self._score(seat)
         elif word == "status":
             self._status(seat)
+        elif word == "debug":
+            self._status(seat, raw=True)
         elif word == "rules":
             self._rules(seat, rest, menu)
         elif word == "undo":
@@ -440,11 +444,12 @@ class Session:
             report = dict(report, players=[p for p in report["players"] if p["seat"] == repr(PLAYERS[seat])])
         self.echo(render_sheets(report).rsplit("\n", 1)[0] + "\n(so far; the game is not over)")
 
-    def _status(self, seat):
-        """Every deck's size and every value this player may see, changed or not."""
+    def _status(self, seat, raw=False):
+        """Every deck's size and every value this player may see, changed or not; `raw`: the game's
+        variables as they are, not the values the pack's status declares (`debug`)."""
         from boardrule.interpreter.views import view
         state = view(self.game, self.state, seat)
-        lines = pictures.notes(self.game, state, every_deck=True)
+        lines = pictures.notes(self.game, state, every_deck=True, viewer=seat, raw=raw)
         self.echo("\n".join(lines) if lines else "  this game keeps no values besides the boards")
 
     def _ruled(self) -> list:

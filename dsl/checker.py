@@ -681,6 +681,12 @@ def check_pack(model, bag, removed=()) -> Checked:
             checker.expect(term.expr, top, NUM, f"scoring term `{term.name}`")
     if model.verdict is not None:
         checker.expr(model.verdict, top)
+    for entry in model.status:  # shared values: no player is meant
+        if entry.expr is not None:
+            checker.expr(entry.expr, Scope({}, me=False))
+    for entry in model.player_status:  # each player's, for that player (`me`)
+        if entry.expr is not None:
+            checker.expr(entry.expr, top)
     check_display(model, symbols, bag)
     return checker.out
 

@@ -54,7 +54,7 @@ MAX_EXTENDS_DEPTH = 16
 _RESERVED = ("extends", "remove", "override")
 #: Sections made of named entries: an entry of these may say ``override: true``.
 ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "vars", "player_vars", "dice",
-                  "decks", "actions", "scoring")
+                  "decks", "actions", "scoring", "status", "player_status")
 
 
 @attrs.frozen

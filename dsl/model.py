@@ -191,6 +191,8 @@ class PackModel:
     tests: tuple
     files: tuple
     display: dict = attrs.field(factory=dict)  # name -> dsl.display.DisplayDef: how pieces look
+    status: tuple = ()  # ScoreTerm-like (label, expr, span): the shared values a player's screen shows
+    player_status: tuple = ()  # (label, expr, span): each player's values on the screen, for that player
     inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
 
 
@@ -198,7 +200,7 @@ _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
 
 SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
             "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "tests", "doc",
-            "display")
+            "display", "status", "player_status")
 
 
 class Reader:

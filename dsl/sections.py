@@ -46,6 +46,8 @@ def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
         tests=read_tests(r, get("tests")),
         files=tuple(files),
         display=read_display(r, get("display")),
+        status=read_scoring(r, get("status"), "status"),
+        player_status=read_scoring(r, get("player_status"), "player_status"),
         inherited_tests=read_tests(r, SeqNode(tuple(inherited_tests), root.span)) if inherited_tests else (),
     )
 
@@ -427,9 +429,10 @@ def read_flow(r: Reader, node, span) -> FlowDef:
                    tuple(r.expr(n, "a ranking term") for n in r.sequence(m.get("ranking"), "ranking")), m.span)
 
 
-def read_scoring(r: Reader, node) -> tuple:
-    return tuple(ScoreTerm(str(k.value), r.expr(v, f"scoring `{k.value}`"), k.span)
-                 for k, v in _entries(r, node, "scoring"))
+def read_scoring(r: Reader, node, section: str = "scoring") -> tuple:
+    """`LABEL: EXPR` entries: the scoring terms, or the values a player's screen shows (status)."""
+    return tuple(ScoreTerm(str(k.value), r.expr(v, f"{section} `{k.value}`"), k.span)
+                 for k, v in _entries(r, node, section))
 
 
 EXPECT_SHAPES = {"score": "seats", "terms": "seats", "legal": "seats", "illegal": "seats", "verdict": "seats",

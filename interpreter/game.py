@@ -381,6 +381,10 @@ def _components(game, model, exprs):
                          tuple(exprs.compile(s) for s in v.per_seat)) for v in model.player_vars]
     game.scoring = tuple((t.name, exprs.compile(t.expr), t.span) for t in model.scoring if t.expr is not None)
     game.verdict = exprs.compile(model.verdict) if model.verdict is not None else None
+    game.status = tuple((t.name, exprs.compile(t.expr), exprs.types.get(t.expr), t.expr)
+                        for t in model.status if t.expr is not None)
+    game.player_status = tuple((t.name, exprs.compile(t.expr), exprs.types.get(t.expr), t.expr)
+                               for t in model.player_status if t.expr is not None)
 
 
 def _actions(game, model, exprs, effects):

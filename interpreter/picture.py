@@ -190,7 +190,7 @@ def picture(game, state, viewer=None, seats=None, since=None) -> Picture:
                 boards.append(board_picture(game, state, game.board_of_seat(seat), f"{PLAYERS[seat]!r}'s board",
                                             seat))
     return Picture(game.name, game.grid, tuple(boards), legend(game, boards, look),
-                   tuple(notes(game, state, since)))
+                   tuple(notes(game, state, since, viewer=viewer)))
 
 
 def board_picture(game, state, board, title="", seat=None) -> Board:
@@ -257,11 +257,15 @@ def _value_order(game, value):
     return (len(getattr(game, "symbol_sets", {})), 0, value)
 
 
-def notes(game, state, since=None, every_deck=False) -> list:
-    """One line each: the round, the dice, the decks' sizes, the variables, each player's values.
+def notes(game, state, since=None, every_deck=False, viewer=None, raw=False) -> list:
+    """One line each: the round, the dice, the decks' sizes, the game's values, each player's values.
 
-    Decks only the setup uses are left out (see `decks_in_play`) unless `every_deck`; with `since` (an
-    earlier state, seen by the same viewer), so are the deck sizes and values equal to those of `since`.
+    The values are those the pack's `status:` and `player_status:` declare, labelled as it says, with
+    each player's score (the final score once the game is over); a pack that declares none, or `raw`,
+    shows its variables as they are. `viewer` (a seat, None: everything) is who reads them: a player
+    value that reads a private variable is shown to its player only. Decks only the setup uses are left
+    out (see `decks_in_play`) unless `every_deck`; with `since` (an earlier state, seen by the same viewer),
+    so are the deck sizes and values equal to those of `since`.
     """
     lines = []
     if state.phase == "over":
@@ -269,51 +273,97 @@ def notes(game, state, since=None, every_deck=False) -> list:
     elif state.round:
         lines.append(f"round {state.round}")
     if state.dice:
-        lines.append("dice: " + ", ".join(f"{name} {value_text(v)}" for name, v in state.dice.items()))
-    for head, items in _note_items(game, state, every_deck):
-        shown = [text for key, text, _ in items
-                 if since is None or key is None or _value_at(since, key) != _value_at(state, key)]
+        lines.append("dice: " + ", ".join(f"{name} {_say(game, v)}" for name, v in state.dice.items()))
+    before = _texts(_note_items(game, since, every_deck, viewer, raw)) if since is not None else {}
+    for head, items in _note_items(game, state, every_deck, viewer, raw):
+        shown = [text for name, text in items if since is None or name is None or before.get(name) != text]
         if shown:
             lines.append(head + ", ".join(shown))
     return lines
 
 
-def unchanged(game, state, since, every_deck=False) -> list:
+def unchanged(game, state, since, every_deck=False, viewer=None, raw=False) -> list:
     """The deck sizes and values `notes(game, state, since)` leaves out because `since` had them too."""
     if since is None:
         return []
-    return [name for _, items in _note_items(game, state, every_deck) for key, _, name in items
-            if key is not None and _value_at(since, key) == _value_at(state, key)]
+    if viewer is not None:
+        from boardrule.interpreter.views import view
+        state, since = view(game, state, viewer), view(game, since, viewer)
+    before = _texts(_note_items(game, since, every_deck, viewer, raw))
+    return [name for _, items in _note_items(game, state, every_deck, viewer, raw) for name, text in items
+            if name is not None and before.get(name) == text]
 
 
-def _note_items(game, state, every_deck) -> list:
-    """(line head, [(key, text, name)]): the notes' items, `key` to compare states by (None: always shown)."""
+def _texts(groups) -> dict:
+    return {name: text for _, items in groups for name, text in items if name is not None}
+
+
+def _note_items(game, state, every_deck, viewer=None, raw=False) -> list:
+    """(line head, [(name, text)]): the notes' items; `name` tells an item in another state (None: always
+    shown)."""
     groups = []
     play_decks = looks(game).play_decks
     decks = [(name, cards) for name, cards in state.decks.items() if every_deck or name in play_decks]
     if decks:
-        groups.append(("decks: ", [(("deck", name), f"{name} {len(cards)} card{'' if len(cards) == 1 else 's'}",
-                                    name) for name, cards in decks]))
-    groups.append(("", [(("var", k), f"{k} {value_text(v)}", k) for k, v in state.vars.items()]))
+        groups.append(("decks: ", [(name, f"{name} {len(cards)} card{'' if len(cards) == 1 else 's'}")
+                                   for name, cards in decks]))
+    declared = not raw and bool(game.status or game.player_status)
+    if declared:
+        groups.append(("", [(label, f"{label} {text}") for label, text in _status(game, state, None)]))
+    else:
+        groups.append(("", [(k, f"{k} {value_text(v)}") for k, v in state.vars.items()]))
+    over = state.phase == "over"
     for seat in state.players:
-        items = [(("pvar", seat, k), f"{k} {value_text(v)}", f"{PLAYERS[seat]!r} {k}")
-                 for k, v in state.pvars[seat].items() if v != HIDDEN]
-        if state.points[seat]:
-            items.append((None, f"points so far {sum(p for _, p in state.points[seat])}", None))
+        who = f"{PLAYERS[seat]!r} "
+        if declared:
+            items = [(who + label, f"{label} {text}") for label, text in _status(game, state, seat, viewer)]
+        else:
+            items = [(who + k, f"{k} {value_text(v)}") for k, v in state.pvars[seat].items() if v != HIDDEN]
+        if over and _scored(game, state, seat):  # the end: every sheet is shown, so is every total
+            items.append((who + "score", f"final score {game.score_total(state, seat)}"))
+        elif not declared and state.points[seat]:
+            items.append((who + "score", f"points so far {sum(p for _, p in state.points[seat])}"))
         if seat in state.finished:
-            items.append((None, "finished", None))
+            items.append((who + "finished", "finished"))
         groups.append((f"{PLAYERS[seat]!r}: ", items))
     return groups
 
 
-def _value_at(state, key):
-    if key[0] == "deck":
-        cards = state.decks.get(key[1])
-        return None if cards is None else len(cards)
-    if key[0] == "var":
-        return state.vars.get(key[1], HIDDEN)
-    values = state.pvars[key[1]] if key[1] < len(state.pvars) else {}
-    return values.get(key[2], HIDDEN)
+def _reads_score(game, node) -> bool:
+    from boardrule.dsl.lints import walk
+    resolved = game.pack.checked.resolved
+    return any(resolved.get(item) == ("player_prop", "score") for item in walk(node))
+
+
+def _scored(game, state, seat) -> bool:
+    return bool(game.scoring or game.piece_scores or state.points[seat])
+
+
+def _status(game, state, seat, viewer=None) -> list:
+    """(label, text) of the values the pack's status declares: the shared ones (seat None) or a player's
+    (for `viewer`: one that reads what the player keeps secret is left out for the others). A value that
+    is none or an empty list is left out: there is nothing to track; so is the score so far once the
+    game is over (the final score says it)."""
+    from boardrule.interpreter.views import reads_private
+    entries = game.status if seat is None else game.player_status
+    ctx = game.ctx(state, me=PLAYERS[seat] if seat is not None else None)
+    found = []
+    over = state.phase == "over"
+    for label, rule, value_type, node in entries:
+        if seat is not None and viewer is not None and seat != viewer and reads_private(game, node):
+            continue
+        if over and _reads_score(game, node):
+            continue  # the final score says it
+        value = rule(ctx)
+        if value is None or value == [] or value == ():
+            continue  # nothing to track now (no card drawn, nothing owed)
+        found.append((label, _say(game, value, value_type)))
+    return found
+
+
+def _say(game, value, value_type=None) -> str:
+    from boardrule.interpreter.reasons import say
+    return say(game, value, value_type) if game is not None else value_text(value)
 
 
 def value_text(value) -> str:

@@ -81,6 +81,8 @@ def reads_private(game, node) -> bool:
                 continue
             if found[0] == "player_var" and found[1] in private:
                 return True
+            if found == ("player_prop", "score") and scoring_reads_private(game):
+                return True  # a score the scoring works out from a secret
             if found[0] == "define" and found[1] in defines and found[1] not in seen:
                 name = found[1]
                 if name not in known:
@@ -93,11 +95,15 @@ def reads_private(game, node) -> bool:
 
 def scoring_reads_private(game) -> bool:
     """Could a score sheet tell what a player keeps secret? (a scoring rule reads a private variable)"""
-    model = game.model
-    rules = [t.expr for t in model.scoring] + [model.verdict]
-    for piece in model.pieces:
-        rules += [piece.score, *piece.marks.values(), *piece.rules.values()]
-    return any(reads_private(game, rule) for rule in rules)
+    found = game.__dict__.get("_view_scoring_private")
+    if found is None:
+        game.__dict__["_view_scoring_private"] = False  # a scoring rule reading `.score` reads no more
+        model = game.model
+        rules = [t.expr for t in model.scoring] + [model.verdict]
+        for piece in model.pieces:
+            rules += [piece.score, *piece.marks.values(), *piece.rules.values()]
+        found = game.__dict__["_view_scoring_private"] = any(reads_private(game, rule) for rule in rules)
+    return found
 
 
 def secret_params(game) -> dict:

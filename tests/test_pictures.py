@@ -325,13 +325,15 @@ def test_notes_leave_out_the_setup_decks_and_what_did_not_change():
     every = " ".join(pictures.notes(game, state, every_deck=True))
     plain = " ".join(pictures.notes(game, state))
     assert "monument_cards 15 cards" in every and "monument_cards" not in plain
-    assert "decks: resource_cards 12 cards, discards 0 cards" in plain and "in_play [cottage" in plain
+    assert "decks: resource_cards 12 cards, discards 0 cards" in plain and "buildings Cottage, " in plain
     assert pictures.notes(game, state, since=state) == []  # nothing changed: no values at all
-    assert "in_play" in pictures.unchanged(game, state, state)
+    assert "buildings" in pictures.unchanged(game, state, state)
     later = flow.play_text(game, state, 0, "keep_monument architects_guild")
     changed = pictures.notes(game, later, since=state)
-    assert "P1: my_monument architects_guild" in changed and not any("in_play" in line for line in changed)
-    assert "P1 my_monument" not in pictures.unchanged(game, later, state)
+    assert "P1: monument Architect's Guild" in changed and not any("buildings" in line for line in changed)
+    assert "P1 monument" not in pictures.unchanged(game, later, state)
+    raw = pictures.notes(game, later, since=state, raw=True)  # `debug`: the variables, by the same rule
+    assert "P1: my_monument architects_guild" in raw and not any("in_play" in line for line in raw)
 
 
 def test_the_legend_names_only_what_the_boards_show():

@@ -238,7 +238,8 @@ def test_rules_and_status_show_what_the_screen_leaves_out(tmp_path):
     assert "`rules`" in first  # the first hint line names the command
     assert "legend:" not in first  # an empty town: no list of every piece kind of the pack
     assert "decks: resource_cards 12 cards, discards 0 cards" in first  # not the decks only the setup uses
-    assert "monument_cards" not in first and "in_play [cottage" in first
+    assert "monument_cards" not in first and "buildings Cottage, " in first  # in the pack's words
+    assert "in_play" not in first and "hammer" not in first  # not its variables
     listed = answer(child, "rules")
     assert any(line.startswith("C ") and " cottage " in line and line.endswith("pattern . wheat / brick glass")
                for line in listed), listed
@@ -249,12 +250,14 @@ def test_rules_and_status_show_what_the_screen_leaves_out(tmp_path):
     assert answer(child, "rules C") == drawn  # by its symbol too
     assert answer(child, "rules zz") == ["no piece or action is called `zz`; `rules` lists the pieces in play"]
     status = " ".join(answer(child, "status"))
-    assert "monument_cards 15 cards" in status and "in_play [cottage" in status
+    assert "monument_cards 15 cards" in status and "buildings Cottage, " in status
+    debug = " ".join(answer(child, "debug"))
+    assert "in_play [cottage" in debug and "hammer P1" in debug  # the variables as they are
     helped = " ".join(answer(child, "help"))
     assert "rules [NAME]" in helped and "status" in helped
     shown = answer(child, "1")  # keep a monument: the next screen says what changed, not the rest
-    assert "P1: my_monument architects_guild" in shown
-    assert not any("in_play" in line or line.startswith("decks:") for line in shown), shown
+    assert "P1: monument Architect's Guild" in shown
+    assert not any("buildings" in line or line.startswith("decks:") for line in shown), shown
     assert any(line.endswith("values unchanged since your last screen: `status` shows all)") for line in shown)
     assert any(line.endswith("a move, or `help`") for line in shown)  # `rules` was named once
     assert quit_game(child) == 0
