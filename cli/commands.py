@@ -13,8 +13,9 @@ from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, s
 
 @cli.command()
 @click.argument("packs", nargs=-1, required=True, type=PACK)
-@click.option("--output-format", "fmt", type=click.Choice(["text", "json", "github", "junit"]), default="text",
-              show_default=True, help="How to print diagnostics (github: annotations, 10 per kind; junit: XML).")
+@click.option("--output-format", "fmt", type=click.Choice(["text", "json", "github", "junit", "sarif"]),
+              default="text", show_default=True,
+              help="How to print diagnostics (github: annotations, 10 per kind; junit: XML; sarif: SARIF 2.1.0).")
 @click.option("--no-tests", is_flag=True, help="Skip the packs' own tests.")
 @click.option("--no-lint", is_flag=True, help="Skip the lint warnings (W8xx).")
 @click.option("--strict", is_flag=True, help="Warnings fail the check too (exit 1).")
@@ -39,6 +40,9 @@ def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
     elif fmt == "github":
         from boardrule.interpreter.reports import github_lines
         click.echo("\n".join(github_lines(diagnostics)))
+    elif fmt == "sarif":
+        from boardrule.interpreter.sarif import sarif_report
+        click.echo(json.dumps(sarif_report(reports, strict), indent=2))
     elif fmt == "junit":
         from boardrule.interpreter.reports import junit_xml
         click.echo(junit_xml(reports, sources, strict), nl=False)

@@ -85,7 +85,7 @@ def _options(pairs) -> dict:
               help="Worker processes for the local backend (0: one per CPU). Results do not depend on it.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where the games run: local processes, or a Dask cluster (boardrule[dask]).")
-@click.option("--address", metavar="HOST:PORT", default=None, help="The Dask scheduler, with --backend dask.")
+@click.option("--address", metavar="HOST:PORT", default=None, help="The Dask scheduler, with --backend dask (default: a cluster of --jobs workers started here).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
               help="text: tables; json: the whole report; csv: one row per game and seat, a column per term.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
@@ -110,8 +110,6 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
         raise UsageError(f"--games must be at least 1, not {games}", code="E001")
     if jobs < 0:
         raise UsageError(f"--jobs must be 0 (one per CPU) or more, not {jobs}", code="E001")
-    if backend == "dask" and not address:
-        raise UsageError("--backend dask needs --address HOST:PORT (the Dask scheduler)", code="E001")
     if address and backend != "dask":
         raise UsageError("--address is for --backend dask", code="E001")
     if plot is not None:

@@ -81,6 +81,7 @@ class Checker:
         # checking grows with the pack, not with the number of paths through it
         self.define_types: dict = {}
         self.removed: dict = {}  # name -> the extends.Removal that took it out (a note on unknown names)
+        self.use_site = None  # the span of the name or call being resolved (a note on a definition's errors)
         self.rule_types: dict = {}  # a piece rule's name -> the join of its bodies' types, each checked once
         self.rules_expanding: list = []  # piece rules being checked, to catch a rule that uses itself
 
@@ -116,6 +117,7 @@ class Checker:
         return STR
 
     def x_Name(self, node, scope):
+        self.use_site = node.span  # where a definition this name resolves to is used
         resolution, t = self.resolve_name(node.id, scope)
         if resolution is None and not scope.me and (node.id in self.sym.player_vars or node.id in (
                 "me", "left", "right", "others")):
@@ -313,7 +315,8 @@ class Checker:
             return self.uses_call(node, scope)
         signature = FUNCTIONS.get(node.func)
         if signature is None:
-            hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)))
+            hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)
+                                                  | set(self.sym.defines)))
             # the arguments are checked once the name is right: guessing their scope now
             # would report follow-on errors on names that are fine
             self.error("E204", f"unknown function `{node.func}`", node, hint)
@@ -353,6 +356,7 @@ class Checker:
             self.error("E220", f"`{node.func}` takes {len(define.params)} argument(s), {len(node.args)} given", node)
         params = {p: self.expr(a, scope) for p, a in zip(define.params, node.args)}
         self.out.resolved[node] = ("define", node.func)
+        self.use_site = node.span
         return self.define_body(define, scope, params)
 
     def define_body(self, define, scope, params) -> Type:
@@ -370,12 +374,23 @@ class Checker:
         known = self.define_types.get(key)
         if known is not None:
             return known
+        used_at = self.use_site if not self.expanding else None  # the use in a rule, outside definitions
+        before = len(self.bag.diagnostics)
         self.expanding.append(define.name)
         inner = Scope(params, it=scope.it, self_type=scope.self_type, me=scope.me)
         t = self.expr(define.body, inner)
         self.expanding.pop()
         self.define_types[key] = t
+        if used_at is not None and len(self.bag.diagnostics) > before:
+            self._note_use(before, define.name, used_at)
         return t
+
+    def _note_use(self, start, name, used_at) -> None:
+        """Errors found in a definition's body as one use checked it: they may hold only there
+        (no player meant, another `it`), so each names that use."""
+        note = (used_at, f"`{name}` is used here")
+        self.bag.diagnostics[start:] = [attrs.evolve(d, notes=tuple(d.notes) + (note,)) if not d.notes else d
+                                        for d in self.bag.diagnostics[start:]]
 
     def rule_type(self, name) -> Type:
         """The type of a piece rule: the join of every kind's body of that name, checked once, with

@@ -240,8 +240,12 @@ class DiagnosticBag:
         return any(d.severity == "error" for d in self.diagnostics)
 
     def sorted(self) -> list[Diagnostic]:
-        """All diagnostics ordered by (file, line, col); stable for ties."""
-        return sorted(self.diagnostics, key=_sort_key)
+        """All diagnostics ordered by (file, line, col), stable for ties, each cause once: a fault
+        reached on several paths (a definition checked for each use) is reported one time."""
+        first = {}
+        for diag in self.diagnostics:  # the same fault at the same place is one cause, whatever its notes
+            first.setdefault((diag.code, diag.message, diag.span, diag.severity), diag)
+        return sorted(first.values(), key=_sort_key)
 
     def raise_if_errors(self, exc_class=PackError, sources: SourceStore | None = None) -> None:
         """Raise ``exc_class`` with every diagnostic if any of them is an error."""

@@ -18,7 +18,7 @@ import attrs
 
 from boardrule.dsl.checker import Checked, check_pack
 from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span
-from boardrule.dsl.extends import PackTree, load_pack_tree
+from boardrule.dsl.extends import ENTRY_SECTIONS, PackTree, load_pack_tree
 from boardrule.dsl.loader import load_yaml_text
 from boardrule.dsl.model import PackModel
 from boardrule.dsl.sections import read_pack
@@ -57,15 +57,41 @@ def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None 
 def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     bag = DiagnosticBag()
     model = read_pack(tree.root, bag, tree.files, tree.inherited_tests)
-    bag.raise_if_errors(PackError, sources)
+    _raise_pointing_home(bag, tree, sources)
     try:
         checked = check_pack(model, bag, tree.removed)
     except RecursionError:
         raise PackError("the pack's rules nest too deeply to check (definitions calling definitions?)",
                         code="E137", span=pack_span(tree), sources=sources) from None
-    bag.raise_if_errors(PackError, sources)
+    _raise_pointing_home(bag, tree, sources)
     warnings = tree.warnings + tuple(d for d in bag.sorted() if d.severity == "warning")
     return Pack(model, checked, tree, content_hash, sources, warnings)
+
+
+HOME_NOTES = 3  # the extension's own changes named under an error found in a base pack
+
+
+def _raise_pointing_home(bag: DiagnosticBag, tree: PackTree, sources) -> None:
+    """Raise the bag's errors; an error that lies in a base pack (which checks clean on its own)
+    gets notes at the extension's own changes that may have caused it: its removals and the base
+    entries it replaces."""
+    if not bag.has_errors:
+        return
+    home = tree.files[-1]
+    changes = [(r.span, f"this pack removes `{r.section}.{r.name}` here") for r in tree.removed if r.name]
+    changes += [(s.key.span, f"this pack changes `{s.section}.{s.key.raw}` here") for s in tree.shadows
+                if s.base_key is not None and s.key.span.file == home and s.section in ENTRY_SECTIONS]
+    if len(tree.files) > 1 and changes:
+        bag.diagnostics = [_with_home_notes(d, changes, home) for d in bag.diagnostics]
+    bag.raise_if_errors(PackError, sources)
+
+
+def _with_home_notes(diag, changes, home):
+    if diag.severity != "error" or diag.span is None or diag.span.file == home:
+        return diag
+    noted = {span for span, _ in diag.notes}
+    extra = tuple(c for c in changes if c[0] not in noted)[:HOME_NOTES]
+    return attrs.evolve(diag, notes=tuple(diag.notes) + extra)
 
 
 def pack_span(tree: PackTree):

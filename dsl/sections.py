@@ -109,8 +109,24 @@ def read_symbols(r: Reader, node) -> dict:
     return symbols
 
 
-PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "on", "doc")
+PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc")
 MAX_WHY = 300  # characters of a reason: a player reads it in one line
+
+
+def _read_triggers(r: Reader, m) -> tuple:
+    """`triggers: {EVENT: EFFECT}`; the older key `on:` still reads, with a warning: YAML 1.1
+    tools (editors' YAML servers, PyYAML's safe_load) read a bare `on` as `true`."""
+    key = "triggers"
+    if m.get("on") is not None:
+        old = m.key_node("on")
+        if m.get("triggers") is not None:
+            r.bag.error("E011", "a piece gives `triggers:` and `on:`: `on:` is the older name of `triggers:`",
+                        old.span, hint="keep `triggers:` only")
+        else:
+            r.bag.warning("W019", "`on:` is the older name of `triggers:`: YAML tools read a bare `on` as true",
+                          old.span, hint="write `triggers:`")
+            key = "on"
+    return tuple((str(k.value), r.effect(v, f"trigger `{k.value}`")) for k, v in _entries(r, m.get(key), key))
 
 
 def read_pieces(r: Reader, node) -> tuple:
@@ -134,8 +150,7 @@ def read_pieces(r: Reader, node) -> tuple:
             attributes=attributes, variable=variable, score=r.expr(m.get("score"), "score"),
             score_label=r.text(m.get("label"), "label", str(key.value)), marks=marks,
             place=place,
-            triggers=tuple((str(k.value), r.effect(v, f"trigger `on: {k.value}`"))
-                           for k, v in _entries(r, m.get("on"), "on")),
+            triggers=_read_triggers(r, m),
             span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or ""))
     return tuple(pieces)
 

@@ -10,7 +10,8 @@ wherever it runs.
   process that has imported the engine, or fresh interpreters where there is
   no fork); each opens the pack once.
 - `dask` sends the batches to the scheduler at `address`
-  (`HOST:PORT` or `tcp://HOST:PORT`); it needs the optional extra
+  (`HOST:PORT` or `tcp://HOST:PORT`), or, with no address, to a cluster of
+  `jobs` worker processes it starts on this machine for the run; it needs the optional extra
   `boardrule[dask]` here and boardrule installed on every worker, and the
   workers open the same pack path (a bundled name, or a file at the same
   absolute path). A worker that finds a different pack (another hash) fails
@@ -44,9 +45,7 @@ def run_plan(plan: Plan, jobs: int = 1, backend: str = "local", address: str | N
         raise UsageError(f"unknown backend `{backend}`; backends are: {', '.join(BACKENDS)}", code="E001")
     jobs = resolve_jobs(jobs)
     if backend == "dask":
-        if not address:
-            raise UsageError("--backend dask needs --address HOST:PORT (the Dask scheduler)", code="E001")
-        results = _run_dask(plan, address, progress)
+        results = _run_dask(plan, address, progress) if address else _run_local_dask(plan, jobs, progress)
     elif jobs == 1:
         results = _run_here(plan, progress)
     else:
@@ -124,6 +123,21 @@ def _run_pool(plan, jobs, progress):
 
 def dask_address(address: str) -> str:
     return address if "://" in address else f"tcp://{address}"
+
+
+def _run_local_dask(plan, jobs, progress):
+    """No scheduler named: a Dask cluster of `jobs` worker processes on this machine, for this run."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        raise UsageError("--backend dask needs dask.distributed: pip install 'boardrule[dask]'",
+                         code="E001") from None
+    cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    try:
+        return _run_dask(plan, cluster.scheduler_address, progress)
+    finally:
+        cluster.close()
 
 
 def _run_dask(plan, address, progress):

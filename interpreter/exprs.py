@@ -14,11 +14,12 @@ import attrs
 from boardrule.dsl import ast
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.lints import walk
-from boardrule.interpreter import fastpaths, functions, memo, per_game
+from boardrule.interpreter import codegen, fastpaths, functions, memo, per_game
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter.values import RuleError
 
 MAX_RANGE = 10_000
+GENERATE = True  # rules are generated as Python functions (codegen.py); False: closures only (to compare)
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
           "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
           ">": operator.gt, ">=": operator.ge}
@@ -42,6 +43,13 @@ class ExprCompiler:
         return self.resolved.get(node) == ("it", None) or id(node) in self._it_reads
 
     def compile(self, node):
+        """`ctx -> value` for an expression: a generated function where the node combines others
+        (codegen.py), the closure of its kind otherwise."""
+        if GENERATE and type(node).__name__ in codegen.ROOTS:
+            return codegen.generate(self, node)
+        return self.compile_closure(node)
+
+    def compile_closure(self, node):
         return getattr(self, "c_" + type(node).__name__)(node)
 
     # -------------------------------------------------------------- atoms

@@ -112,3 +112,31 @@ def test_github_output_of_check(tmp_path):
     lines = result.output.splitlines()
     assert sum(line.startswith("::error ") for line in lines) == 10
     assert lines[-1].startswith("12 errors, 0 warnings (2 errors more than the 10 GitHub annotates")
+
+
+def test_sarif_gives_each_diagnostic_with_its_region_and_notes(tmp_path, monkeypatch):
+    import json as json_module
+
+    from click.testing import CliRunner
+
+    import boardrule.cli.commands  # noqa: F401
+    from boardrule.cli.main import cli
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nowell.pack").write_text(
+        "extends: tinytowns\ngame: {id: nowell}\nremove: [pieces.well, decks.gray_cards.well]\n"
+        "options:\n  gray_card: {values: [random, fountain, millstone, shed], override: true}\n")
+    result = CliRunner().invoke(cli, ["check", "nowell.pack", "--output-format", "sarif"])
+    assert result.exit_code == 1
+    log = json_module.loads(result.output)
+    assert log["version"] == "2.1.0"
+    [found] = log["runs"][0]["results"]
+    assert (found["ruleId"], found["level"], found["message"]["text"]) == ("E201", "error", "unknown name `well`")
+    region = found["locations"][0]["physicalLocation"]["region"]
+    from boardrule.dsl.packpath import bundled_dir
+    lines = (bundled_dir() / "tinytowns.pack").read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "in_play = [cottage, chapel, farm, tavern, well" in text)
+    assert (region["startLine"], region["startColumn"]) == (line, lines[line - 1].index("well") + 1)
+    related = found["relatedLocations"][0]
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == "nowell.pack"
+    assert related["physicalLocation"]["region"]["startLine"] == 3
+    assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == ["E201"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from pathlib import Path
 
 import pytest
 
@@ -266,3 +267,40 @@ def test_a_long_source_line_is_cut_around_the_caret():
     shown, carets = text.splitlines()[1:3]
     assert len(shown) < 140 and shown.split("| ", 1)[1].startswith("...")  # cut before, not after
     assert shown[carets.index("^"):carets.index("^") + 4] == "oops"
+
+
+def test_one_cause_is_reported_once(tmp_path):
+    """A misspelt name in a definition used in three places: one diagnostic, one JUnit testcase."""
+    from boardrule.interpreter.check import check_pack
+    text = (Path(__file__).resolve().parents[1] / "rulepacks" / "connect4.pack").read_text()
+    path = tmp_path / "c4.pack"
+    path.write_text(text.replace("fits(diagonal, discs(p))", "fits(diagnal, discs(p))"))
+    found = [d for d in check_pack(path).diagnostics if d.severity == "error"]
+    assert [(d.code, d.message) for d in found] == [("E201", "unknown name `diagnal`")]
+
+
+def test_an_unknown_function_suggests_a_definition_of_the_pack():
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 1}\nboard: {grid: square 2 x 2}\npieces: {x: {symbol: X}}\n"
+            "define:\n  lowest(a, b): min(a, b)\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place x at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"lowst(1, 2) > 0\"}\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text)
+    diag = caught.value.diagnostics[0]
+    assert (diag.code, diag.hint) == ("E204", "did you mean `lowest`?")
+
+
+def test_an_error_a_use_finds_in_a_definition_names_the_use():
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 2}\nboard: {grid: square 2 x 2}\npieces: {x: {symbol: X}}\n"
+            "player_vars: {gold: 0}\ndefine:\n  rich: gold > 3\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place x at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"rich\"}\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "e214.pack")
+    diag = caught.value.diagnostics[0]
+    assert diag.code == "E214" and (diag.span.line, diag.span.col) == (6, 9)
+    assert [(span.line, note) for span, note in diag.notes] == [(8, "`rich` is used here")]

@@ -260,3 +260,14 @@ def test_a_player_count_whose_setup_fails(tmp_path):
     found = [d for d in check_pack(variant, run_pack_tests=False).diagnostics if d.code == "W848"]
     assert [d.message.split(":")[0] for d in found] == ["with 8 players the setup fails"]
     assert check_pack("tinytowns", run_pack_tests=False).ok
+
+
+def test_an_error_in_the_base_names_the_variants_own_changes(tmp_path):
+    variant = tmp_path / "nowell.pack"
+    variant.write_text("extends: tinytowns\ngame: {id: nowell}\nremove: [pieces.well, decks.gray_cards.well]\n"
+                       "options:\n  gray_card: {values: [random, fountain, millstone, shed], override: true}\n")
+    diag = check_pack(variant).diagnostics[0]
+    assert diag.span.file.endswith("tinytowns.pack")
+    assert [(span.file, span.line, text) for span, text in diag.notes] == [
+        (str(variant), 3, "`pieces.well` was removed here"),
+        (str(variant), 5, "this pack changes `options.gray_card` here")]

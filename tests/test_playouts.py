@@ -30,12 +30,12 @@ pieces:
   stone: {symbol: S}
   bell:
     symbol: B
-    on:
+    triggers:
       rung: |
         emit echoed
   horn:
     symbol: H
-    on:
+    triggers:
       echoed: |
         choose c from cells where empty { place stone at c }
       PLACED_LISTENER

@@ -150,3 +150,33 @@ def test_override_is_allowed_exactly_in_the_entries_that_are_mappings(schema):
             "$ref" in entry and entry["$ref"] == "#/definitions/variable")
         mapping = entry.get("type") == "object" or "$ref" in entry and entry["$ref"] == "#/definitions/variable"
         assert has_override == mapping, section
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rulepacks").glob("*.pack")), ids=lambda p: p.stem)
+def test_every_bundled_pack_is_portable_yaml(validator, path):
+    """Read by a standard YAML 1.1 loader (PyYAML's safe_load, as editors' YAML servers do), a
+    bundled pack is the same data and passes the schema: no `on:` key read as true."""
+    import yaml
+    assert not problems(validator, yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def test_the_older_trigger_key_still_reads_with_a_warning_and_a_fix():
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 1}\nboard: {grid: square 2 x 2}\n"
+            "pieces:\n  bell:\n    symbol: B\n    on:\n      placed: score 1 as \"rung\"\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place bell at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"none(cells, empty)\"}\n")
+    pack = load_pack_text(text)
+    assert [(d.code, d.hint) for d in pack.warnings] == [("W019", "write `triggers:`")]
+    assert [event for event, _ in pack.model.pieces[0].triggers] == ["placed"]
+    assert not load_pack_text(text.replace("    on:", "    triggers:")).warnings
+
+
+@pytest.mark.parametrize("base", [None, "tinytowns"])
+def test_what_boardrule_new_writes_is_portable_yaml(validator, base, tmp_path):
+    import yaml
+
+    from boardrule.interpreter.starter import extension_pack, starter_pack
+    text = extension_pack("variant", base, tmp_path) if base else starter_pack("mine")
+    assert yaml.safe_load(text) == to_plain(load_yaml_text(text))
+    assert not problems(validator, yaml.safe_load(text))

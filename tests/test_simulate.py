@@ -329,6 +329,14 @@ def test_dask_backend_gives_the_same_report(packs):
     assert remote.stdout == local.stdout
 
 
+def test_dask_without_an_address_starts_a_cluster_here_and_gives_the_same_report(packs):
+    pytest.importorskip("distributed")
+    local = run("simulate", packs / "dicey.pack", *SAME_RUN, "--format", "json")
+    here = run("simulate", packs / "dicey.pack", *SAME_RUN, "--format", "json", "--backend", "dask", "--jobs", "2")
+    assert here.exit_code == 0, here.output
+    assert here.stdout == local.stdout
+
+
 def test_results_do_not_depend_on_the_hash_seed():
     args = [sys.executable, "-m", "boardrule", "simulate", str(PACKS / "towns.pack"), "--games", "2",
             "--players", "2", "--seats", "greedy,mcts:2:depth=2", "--format", "csv", "--no-progress"]
@@ -379,7 +387,6 @@ def test_plot_without_matplotlib_is_a_usage_error(packs, tmp_path, monkeypatch):
     (["--seats", "mcts:lots"], "error[E005]: mcts setting `lots` is not a number"),
     (["--seats", "random:9"], "error[E005]: agent `random` takes no settings"),
     (["--jobs", "-1"], "error[E001]: --jobs must be 0"),
-    (["--backend", "dask"], "error[E001]: --backend dask needs --address"),
     (["--plot", "x.jpg"], "error[E001]: --plot writes PNG or SVG"),
     (["--compare", "no-such-pack"], "error[E120]: unknown pack `no-such-pack`"),
 ])

@@ -1,0 +1,194 @@
+"""Generate a Python function for a rule from its checked tree (jinja-style code generation).
+
+A rule's expression becomes one function `rule(ctx)` whose body is the whole
+expression written out: arithmetic, comparisons, boolean logic, conditions,
+membership and the names that read the context or the state, with no call
+between them. A node this generator does not write yet (an aggregate, a
+function, an attribute...) is compiled by the closure compiler (exprs.py) and
+called from the generated code as one of its constants: so every rule runs,
+and the generated share grows node kind by node kind. Each node kind is
+generated one way, here; no fast path lives in this module.
+
+Everything the generator makes is a Python syntax tree built from the checked
+tree: pack names enter only as typed constants (a variable's name is a
+string key), and interpreter/pycode.py validates the tree against its
+whitelist and compiles it. The semantics are the closure compiler's, node by
+node (the reference evaluator checks both, tests/test_reference.py).
+
+    >>> from boardrule.interpreter.api import evaluate, new_game, open_game
+    >>> game = open_game("tictactoe")
+    >>> evaluate(game, new_game(game, 2), "1 + 2 * 3 == 7 and not (2 > 3)")[0]
+    True
+"""
+
+from __future__ import annotations
+
+import ast as py
+
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.types import NUM
+from boardrule.interpreter import pycode
+from boardrule.interpreter.values import RuleError
+
+#: the node kinds written out here; any other is called as a compiled closure
+GENERATED = frozenset({"Number", "String", "Name", "BinOp", "Not", "Negate", "Conditional", "Member"})
+#: a root worth a function of its own: a node that combines others (a lone name stays a closure)
+ROOTS = frozenset({"BinOp", "Not", "Negate", "Conditional", "Member"})
+_ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
+_ORDERED = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
+_CONSTANT_NAMES = {("value", "true"): True, ("value", "false"): False, ("value", "none"): None}
+
+
+def _load(name: str) -> py.Name:
+    return py.Name(id=name, ctx=py.Load())
+
+
+def _attr(value: py.expr, name: str) -> py.Attribute:
+    return py.Attribute(value=value, attr=name, ctx=py.Load())
+
+
+def _item(value: py.expr, key) -> py.Subscript:
+    return py.Subscript(value=value, slice=key if isinstance(key, py.AST) else py.Constant(key), ctx=py.Load())
+
+
+def _out_of_range(value, span):
+    raise RuleError(out_of_range_message(str(value)), span)
+
+
+def _division(dividend, divisor, span):
+    if divisor == 0:
+        raise RuleError("division by zero", span)
+    return dividend // divisor
+
+
+def _remainder(dividend, divisor, span):
+    if divisor == 0:
+        raise RuleError("division by zero", span)
+    return dividend % divisor
+
+
+class RuleFunction:
+    """The generation of one rule: its expression, its constants and its temporaries."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder}
+        self.temporaries = 0
+
+    def constant(self, value, prefix="k") -> py.Name:
+        """A value (a closure, a span) the generated code reads by a generated name."""
+        name = f"{prefix}{len(self.constants)}"
+        self.constants[name] = value
+        return _load(name)
+
+    def temporary(self) -> str:
+        self.temporaries += 1
+        return f"t{self.temporaries}"
+
+    # ------------------------------------------------------------------ nodes
+    def expr(self, node) -> py.expr:
+        kind = type(node).__name__
+        if kind not in GENERATED:
+            return self.fallback(node)
+        return getattr(self, "g_" + kind)(node)
+
+    def fallback(self, node) -> py.expr:
+        """A node this module does not write: its closure, called with the context."""
+        return py.Call(func=self.constant(self.compiler.compile_closure(node)), args=[_load("ctx")], keywords=[])
+
+    def g_Number(self, node):
+        return py.Constant(node.value)
+
+    g_String = g_Number
+
+    def g_Name(self, node):
+        compiler = self.compiler
+        resolution = compiler.resolved[node]
+        ctx = _load("ctx")
+        if compiler.reads_it(node):
+            return _attr(ctx, "it")
+        kind, detail = resolution
+        if resolution in _CONSTANT_NAMES:
+            return py.Constant(_CONSTANT_NAMES[resolution])
+        if kind == "self":
+            return _attr(ctx, "self_")
+        if kind == "symbol":
+            return py.Constant(detail)
+        if kind == "local":
+            return _item(_attr(ctx, "env"), detail)
+        if kind == "global":
+            return _item(_attr(_attr(ctx, "state"), "vars"), detail)
+        if kind == "player_var":
+            return _item(_item(_attr(_attr(ctx, "state"), "pvars"), _attr(ctx, "me")), detail)
+        if kind == "option":
+            return _item(_attr(_attr(ctx, "state"), "options"), detail)
+        return self.fallback(node)
+
+    def g_BinOp(self, node):
+        op = node.op
+        if op in ("and", "or"):  # a truth value either way, as the closures give
+            test = py.BoolOp(op=py.And() if op == "and" else py.Or(),
+                             values=[self.expr(node.left), self.expr(node.right)])
+            return py.IfExp(test=test, body=py.Constant(True), orelse=py.Constant(False))
+        if op in _ARITHMETIC:
+            return self.arithmetic(node)
+        if op in ("/", "%"):
+            helper = "divide" if op == "/" else "remainder"
+            return py.Call(func=_load(helper), args=[self.expr(node.left), self.expr(node.right),
+                                                     self.constant(node.span, "s")], keywords=[])
+        if op in _ORDERED:
+            return self.ordered(node)
+        compare = py.Eq() if op == "==" else py.NotEq()
+        return py.Compare(left=self.expr(node.left), ops=[compare], comparators=[self.expr(node.right)])
+
+    def arithmetic(self, node):
+        """`+ - *`; a number out of the range of numbers (dsl/limits.py) stops the rule."""
+        value = py.BinOp(left=self.expr(node.left), op=_ARITHMETIC[node.op](), right=self.expr(node.right))
+        if self.compiler.types.get(node) != NUM:
+            return self.bounded_any(value, node)  # lists are added too: only a number is bounded
+        name = self.temporary()
+        held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=value)
+        inside = py.Compare(left=py.Constant(-MAX_NUMBER), ops=[py.LtE(), py.LtE()],
+                            comparators=[held, py.Constant(MAX_NUMBER)])
+        return py.IfExp(test=inside, body=_load(name), orelse=py.Call(
+            func=_load("out_of_range"), args=[_load(name), self.constant(node.span, "s")], keywords=[]))
+
+    def bounded_any(self, value, node):
+        return py.Call(func=self.constant(_bounded_value), args=[value, self.constant(node.span, "s")], keywords=[])
+
+    def ordered(self, node):
+        """`< <= > >=`: `none` is not ordered, so a missing value never compares (False)."""
+        left, right = self.temporary(), self.temporary()
+        held_left = py.NamedExpr(target=py.Name(id=left, ctx=py.Store()), value=self.expr(node.left))
+        held_right = py.NamedExpr(target=py.Name(id=right, ctx=py.Store()), value=self.expr(node.right))
+        missing = py.BoolOp(op=py.Or(), values=[
+            py.Compare(left=held_left, ops=[py.Is()], comparators=[py.Constant(None)]),
+            py.Compare(left=held_right, ops=[py.Is()], comparators=[py.Constant(None)])])
+        compare = py.Compare(left=_load(left), ops=[_ORDERED[node.op]()], comparators=[_load(right)])
+        return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
+
+    def g_Not(self, node):
+        return py.UnaryOp(op=py.Not(), operand=self.expr(node.operand))
+
+    def g_Negate(self, node):
+        return py.UnaryOp(op=py.USub(), operand=self.expr(node.operand))
+
+    def g_Conditional(self, node):
+        return py.IfExp(test=self.expr(node.condition), body=self.expr(node.then), orelse=self.expr(node.otherwise))
+
+    def g_Member(self, node):
+        op = py.NotIn() if node.negated else py.In()
+        return py.Compare(left=self.expr(node.item), ops=[op], comparators=[self.expr(node.container)])
+
+
+def _bounded_value(value, span):
+    if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise RuleError(out_of_range_message(str(value)), span)
+    return value
+
+
+def generate(compiler, node):
+    """`ctx -> value` for `node`, generated as one function (see the module's docstring)."""
+    rule = RuleFunction(compiler)
+    body = [py.Return(value=rule.expr(node))]
+    return pycode.make_function("rule", ["ctx"], body, rule.constants)

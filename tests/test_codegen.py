@@ -1,0 +1,91 @@
+"""Generated code (interpreter/codegen.py, interpreter/pycode.py): built as syntax trees from the
+checked tree only, validated against a whitelist, run with no builtins; pack names are data."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter import exprs, flow, pycode
+from boardrule.interpreter.api import evaluate, new_game, open_game
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.scoring import score_sheet
+
+
+def _ret(value):
+    return [ast.Return(value=value)]
+
+
+def _name(text):
+    return ast.Name(id=text, ctx=ast.Load())
+
+
+@pytest.mark.parametrize("body, refused", [
+    ([ast.Import(names=[ast.alias(name="os")])], "Import"),
+    (_ret(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                     body=ast.Constant(1))), "Lambda"),
+    (_ret(ast.Attribute(value=_name("ctx"), attr="__class__", ctx=ast.Load())), "attribute '__class__'"),
+    (_ret(ast.Attribute(value=_name("ctx"), attr="system", ctx=ast.Load())), "attribute 'system'"),
+    (_ret(_name("__import__")), "name '__import__'"),
+    (_ret(ast.Call(func=_name("open"), args=[], keywords=[])), "'open'"),
+    (_ret(ast.Constant(b"bytes")), "constant of type bytes"),
+    (_ret(ast.Call(func=ast.Subscript(value=_name("ctx"), slice=ast.Constant(0), ctx=ast.Load()), args=[],
+                   keywords=[])), "call of"),
+])
+def test_the_whitelist_refuses_what_generated_code_never_holds(body, refused):
+    with pytest.raises(pycode.UnsafeCode) as caught:
+        pycode.make_function("rule", ["ctx"], body, {})
+    assert refused in str(caught.value)
+
+
+def test_a_generated_function_has_no_builtins():
+    reads_len = _ret(ast.Call(func=_name("helper"), args=[ast.Constant("ab")], keywords=[]))
+    assert pycode.make_function("rule", ["ctx"], reads_len, {"helper": len})(None) == 2
+    with pytest.raises(pycode.UnsafeCode):
+        pycode.make_function("rule", ["ctx"], _ret(_name("len")), {})
+
+
+HOSTILE_NAMES = """\
+game: {id: hostile, players: 1}
+board: {grid: square 2 x 2}
+pieces: {__import__: {symbol: I}}
+vars: {__class__: 5, os_system: 2}
+actions: {put: {params: {c: cells where empty}, effect: place __import__ at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+scoring:
+  "'); import os #": __class__ * os_system + (if count(cells where kind == __import__) > 0 then 1 else 0)
+"""
+
+
+def test_pack_names_that_look_like_python_are_data_in_generated_code():
+    game = compile_game(load_pack_text(HOSTILE_NAMES, "hostile.pack"))
+    state = flow.initial_state(game, 1, seed=0)
+    state = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])
+    sheet = score_sheet(game, state, 0)
+    assert [(t.label, t.points) for t in sheet.terms] == [("'); import os #", 11)]
+
+
+@pytest.mark.parametrize("text", [
+    "1 + 2 * 3 - 4", "7 / 2 + 7 % 3", "-(3 - 5)", "if 2 > 1 then 10 else 20", "3 >= 3 and not (1 == 2)",
+    "2 in [1, 2, 3] or 4 not in [4]", "[1] + [2]", "count(cells where empty) * 2",
+])
+def test_generated_and_closure_code_agree(text):
+    game = open_game("tictactoe")
+    state = new_game(game, 2)
+    generated = evaluate(game, state, text)[0]
+    exprs.GENERATE = False
+    try:
+        closures = evaluate(game, state, text)[0]
+    finally:
+        exprs.GENERATE = True
+    assert generated == closures
+
+
+def test_arithmetic_out_of_range_stops_the_rule_in_generated_code():
+    from boardrule.interpreter.values import RuleError
+    game = open_game("tictactoe")
+    with pytest.raises(RuleError) as caught:
+        evaluate(game, new_game(game, 2), "9007199254740991 + 1")
+    assert "outside the range of numbers" in str(caught.value)
