@@ -35,7 +35,7 @@ def board_text(grid, board, color=False) -> str:
     """One board of a picture as text."""
     by_pos = {(c.col, c.row): c for c in board.cells}
     letters = [column_letters(x) for x in range(grid.width)]
-    width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [1])
+    width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [board.width])
     lines = ["    " + " ".join(letter.ljust(width) for letter in letters)]
 
     def cell_text(x, y, shown=True):

@@ -67,6 +67,7 @@ class Board:
     title: str  # "P1's board", or "" for a shared board
     seat: object  # the board's seat, or None for a shared board
     cells: tuple  # of Cell, in the grid's order (masked cells left out)
+    width: int = 1  # the widest label a piece of the game can show: text keeps its columns that wide
 
 
 @attrs.frozen
@@ -108,10 +109,21 @@ class Looks:
         self.variable = {p.name: tuple(p.variable) for p in game.model.pieces}
         self.fixed = {p.name: tuple(v for v, _ in p.attributes.values() if isinstance(v, str))
                       for p in game.model.pieces}
-        self.symbol_sets = tuple(set(items) for items in getattr(game, "symbol_sets", {}).values())
+        self.game_sets = getattr(game, "symbol_sets", {})
+        self.symbol_sets = tuple(set(items) for items in self.game_sets.values())
         self.all_symbols = set(game.pack.checked.symbols.symbols)
         self._short = {}
         self.play_decks = decks_in_play(game.model)
+        self.label_width = max([len(game.symbols.get(p.name, p.name)) + sum(
+            1 + self._widest_value(attribute) for attribute in p.variable) for p in game.model.pieces] + [1])
+
+    def _widest_value(self, attribute) -> int:
+        """The widest shortened value an attribute may take: from the symbol list named after it (`color`:
+        `colors`), else from any symbol list."""
+        sets = self.game_sets
+        named = [items for name, items in sets.items() if name in (attribute + "s", attribute + "es", attribute)]
+        pools = named or list(sets.values())
+        return max([len(self.short(v)) for items in pools for v in items] + [1])
 
     def short(self, value) -> str:
         """An attribute value as drawn: the shortest prefix no other value of its symbol list shares."""
@@ -199,7 +211,7 @@ def board_picture(game, state, board, title="", seat=None) -> Board:
     cells = []
     for cell in grid.cells:
         cells.append(cell_look(game, state, board, cell, look))
-    return Board(title, seat, tuple(cells))
+    return Board(title, seat, tuple(cells), look.label_width)
 
 
 def cell_look(game, state, board, cell, look=None) -> Cell:

@@ -344,3 +344,17 @@ def test_the_legend_names_only_what_the_boards_show():
     later = flow.play_text(game, later, 0, "pick_card wood")
     later = flow.play_text(game, later, 0, "place wood A1")
     assert [(e.label, e.meaning) for e in pictures.picture(game, later).legend] == [("wd", "wood")]
+
+
+def test_a_board_keeps_its_width_from_the_first_turn_to_the_last():
+    # the columns are as wide as the widest label a piece of the game can show (GC:br in Townies),
+    # not as the widest on the board now: the board does not change width from turn to turn
+    from boardrule.cli.render import board_text
+    game = api.open_game("townies")
+    state = api.new_game(game, 1, seed=2)
+    empty = board_text(game.grid, pictures.picture(game, state).boards[0])
+    later = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])  # a Shape: blocks B:r
+    drawn = board_text(game.grid, pictures.picture(game, later).boards[0])
+    assert "B:" in drawn and empty != drawn
+    assert empty.splitlines()[0] == drawn.splitlines()[0] == "    " + "     ".join("ABCDEFGHI")
+    assert pictures.looks(game).label_width == len("GC:br")
