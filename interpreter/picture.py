@@ -60,6 +60,10 @@ class Cell:
     tint: object  # the region's colour, or None
     values: tuple = ()  # the piece's variable attribute values, in full
     inner: tuple = ()  # the kinds of the pieces it holds and of its tokens
+    shape: str = "disc"  # how the piece is drawn (display: `shape`): disc, square, diamond, hexagon
+    border: object = None  # "#rrggbb" of the piece's edge (display: `border`), or None
+    body: str = ""  # the label without its tokens: what is written on the piece
+    tokens: tuple = ()  # (symbol, colour) of each token on the cell, drawn as small discs
 
 
 @attrs.frozen
@@ -76,6 +80,8 @@ class LegendEntry:
     meaning: str  # "x", "brown", "region star"
     color: object
     what: str  # "piece", "value" or "region"
+    shape: str = "disc"
+    border: object = None
 
 
 @attrs.frozen
@@ -109,6 +115,9 @@ class Looks:
         self.variable = {p.name: tuple(p.variable) for p in game.model.pieces}
         self.fixed = {p.name: tuple(v for v, _ in p.attributes.values() if isinstance(v, str))
                       for p in game.model.pieces}
+        self.flags = {p.name: tuple(n for n, (v, _) in p.attributes.items() if v is True)
+                      for p in game.model.pieces}
+        self.display = display
         self.game_sets = getattr(game, "symbol_sets", {})
         self.symbol_sets = tuple(set(items) for items in self.game_sets.values())
         self.all_symbols = set(game.pack.checked.symbols.symbols)
@@ -141,6 +150,15 @@ class Looks:
                     break
             self._short[value] = shown
         return self._short[value]
+
+    def piece_style(self, kind) -> tuple:
+        """(shape, border) of a piece kind: from the `display:` entry of its kind, else of its first fixed
+        attribute value, else of its first true/false attribute that is true, that gives one."""
+        names = (kind, *self.fixed.get(kind, ()), *self.flags.get(kind, ()))
+        entries = [self.display[n] for n in names if n in self.display]
+        shape = next((e.shape for e in entries if e.shape), "disc")
+        border = next((e.border for e in entries if e.border), None)
+        return shape, border
 
     def piece_color(self, kind, values):
         for value in values:
@@ -220,7 +238,7 @@ def cell_look(game, state, board, cell, look=None) -> Cell:
     kind = state.kind[board][cell]
     region = look.region_of.get(cell)
     tint = look.colors.get(region) if region is not None else None
-    color, values = None, []
+    color, values, shape, border = None, [], "disc", None
     if kind is None:
         label = look.marks[region] if region is not None else "."
     else:
@@ -229,29 +247,35 @@ def cell_look(game, state, board, cell, look=None) -> Cell:
         values = [given.get(a) for a in look.variable.get(kind, ())]
         label += "".join(":" + look.short(v) for v in values)
         color = look.piece_color(kind, values)
+        shape, border = look.piece_style(kind)
     held = state.held[board].get(cell) or ()
     if held:
         label += "[" + ",".join(game.symbols.get(h, str(h)) for h in held) + "]"
+    body = label
     tokens = state.tokens[board].get(cell, ())
     for token in tokens:
         label += "+" + game.symbols.get(token, str(token))
     return Cell(grid.name(cell), grid.col(cell), grid.row(cell), label, kind, color, region, tint,
-                tuple(values), tuple(held) + tuple(tokens))
+                tuple(values), tuple(held) + tuple(tokens), shape, border, body,
+                tuple((game.symbols.get(t, str(t)), look.piece_color(t, ())) for t in tokens))
 
 
 def legend(game, boards, look=None) -> tuple:
     """The symbols, shortened values and region marks the boards use, in the pack's order."""
     look = look or looks(game)
     kinds, values, regions = set(), set(), set()
+    drawn = {}  # kind -> the colours its cells show
     for board in boards:
         for cell in board.cells:
             if cell.kind is not None:
                 kinds.add(cell.kind)
+                drawn.setdefault(cell.kind, set()).add(cell.color)
             kinds.update(cell.inner)
             values.update(v for v in cell.values if isinstance(v, str))
             if cell.region is not None:
                 regions.add(cell.region)
-    entries = [LegendEntry(p.symbol, p.name, look.piece_color(p.name, ()), "piece")
+    entries = [LegendEntry(p.symbol, p.name, _legend_color(look, p.name, drawn.get(p.name)), "piece",
+                           *look.piece_style(p.name))
                for p in game.model.pieces if p.name in kinds]
     for value in sorted(values, key=lambda v: _value_order(game, v)):
         short = look.short(value)
@@ -260,6 +284,14 @@ def legend(game, boards, look=None) -> tuple:
     entries += [LegendEntry(look.marks[n], f"region {n}", look.colors.get(n), "region")
                 for n in look.regions if n in regions]
     return tuple(entries)
+
+
+def _legend_color(look, kind, colors):
+    """The colour the legend gives a kind: the one its pieces show on the boards (none when they show
+    several: the `values:` colours say which), else its own."""
+    if colors is None:
+        return look.piece_color(kind, ())
+    return next(iter(colors)) if len(colors) == 1 else None
 
 
 def _value_order(game, value):
@@ -525,19 +557,45 @@ def _cell_items(grid, cell, left, top):
         fill = blend(cell.tint or REGION_DEFAULT, 0.4, PAPER)
     inner = [{"type": "poly", "points": points, "fill": fill, "stroke": EDGE}]
     radius = (SQUARE_SIDE if grid.kind != "hex" else HEX_RADIUS * 1.6) * 0.38
-    size = 15 if len(cell.label) <= 2 else 12 if len(cell.label) <= 4 else 9
+    text = cell.body or cell.label
+    size = 15 if len(text) <= 2 else 12 if len(text) <= 4 else 9
     if cell.kind is not None:
         color = cell.color or NO_COLOR_PIECE
-        inner.append({"type": "circle", "x": cx, "y": cy, "r": radius, "fill": color, "stroke": EDGE})
-        inner.append(_text(cx, cy, cell.label, size, ink_on(color), True))
-    elif cell.label != ".":
+        inner.append(piece_item(cell.shape, cx, cy, radius, color, cell.border))
+        inner.append(_text(cx, cy, text, size, ink_on(color), True))
+    elif text not in (".", ""):
         mark = blend(cell.tint, 0.7, "#000000") if cell.tint else EDGE
-        inner.append(_text(cx, cy, cell.label, size, mark, True))
+        inner.append(_text(cx, cy, text, size, mark, True))
+    for index, (symbol, color) in enumerate(cell.tokens):  # tokens: small discs at the lower right
+        tx, ty = cx + radius * 0.75 - index * 11, cy + radius * 0.75
+        inner.append({"type": "circle", "x": tx, "y": ty, "r": 6.5, "fill": color or "#ffffff", "stroke": INK,
+                      "width": 1.2})
+        inner.append(_text(tx, ty, symbol, 8, ink_on(color or "#ffffff"), True))
     title = f"{cell.name}: {cell.kind}" if cell.kind is not None else f"{cell.name}: empty"
     if cell.region is not None:
         title += f" (region {cell.region})"
-    return {"type": "group", "attrs": {"class": "cell", "data-cell": cell.name, "data-label": cell.label},
-            "title": title, "items": inner}
+    marks = {"class": "cell", "data-cell": cell.name, "data-label": cell.label}
+    if cell.tokens:
+        marks["data-tokens"] = len(cell.tokens)
+        title += " with " + ", ".join(symbol for symbol, _ in cell.tokens)
+    return {"type": "group", "attrs": marks, "title": title, "items": inner}
+
+
+def piece_item(shape, cx, cy, r, fill, border=None) -> dict:
+    """A piece drawn as its shape: a disc, or a square, diamond or hexagon about as large."""
+    stroke, width = (border, 3.0) if border else (EDGE, 1.0)
+    if shape == "disc":
+        return {"type": "circle", "x": cx, "y": cy, "r": r, "fill": fill, "stroke": stroke, "width": width}
+    if shape == "square":
+        h = r * 0.9
+        points = [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    elif shape == "diamond":
+        h = r * 1.15
+        points = [(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)]
+    else:  # hexagon
+        h = r * 1.05
+        points = [(cx + h * math.cos(math.radians(a)), cy + h * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+    return {"type": "poly", "points": points, "fill": fill, "stroke": stroke, "width": width}
 
 
 def _legend_items(entry, x, y):
@@ -549,7 +607,7 @@ def _legend_items(entry, x, y):
         items.append(_text(x + 9, y + 9, entry.label, 11, EDGE, True))
     else:
         color = entry.color or NO_COLOR_PIECE
-        items.append({"type": "circle", "x": x + 9, "y": y + 9, "r": 9, "fill": color, "stroke": EDGE})
+        items.append(piece_item(entry.shape, x + 9, y + 9, 9, color, entry.border))
         items.append(_text(x + 9, y + 9, entry.label, 9 if len(entry.label) > 2 else 10, ink_on(color), True))
     items.append(_text(x + 24, y + 9, entry.meaning, 12, INK, False, "start"))
     return items
@@ -586,10 +644,10 @@ def _svg_items(items, out):
         elif kind == "poly":
             points = " ".join(f"{_num(x)},{_num(y)}" for x, y in item["points"])
             out.append(f'<polygon points="{points}" fill="{item["fill"]}" stroke="{item["stroke"]}" '
-                       'stroke-width="1"/>')
+                       f'stroke-width="{_num(item.get("width", 1))}"/>')
         elif kind == "circle":
             out.append(f'<circle cx="{_num(item["x"])}" cy="{_num(item["y"])}" r="{_num(item["r"])}" '
-                       f'fill="{item["fill"]}" stroke="{item["stroke"]}" stroke-width="1"/>')
+                       f'fill="{item["fill"]}" stroke="{item["stroke"]}" stroke-width="{_num(item.get("width", 1))}"/>')
         elif kind == "text":
             weight = ' font-weight="bold"' if item["bold"] else ""
             out.append(f'<text x="{_num(item["x"])}" y="{_num(item["y"])}" font-size="{item["size"]}" '
@@ -625,10 +683,10 @@ def write_png(pic: Picture, path, scale: float = 2.0) -> None:
                 draw(item["items"])
             elif kind == "poly":
                 axes.add_patch(Polygon(item["points"], closed=True, facecolor=item["fill"],
-                                       edgecolor=item["stroke"], linewidth=0.8))
+                                       edgecolor=item["stroke"], linewidth=0.8 * item.get("width", 1)))
             elif kind == "circle":
                 axes.add_patch(Circle((item["x"], item["y"]), item["r"], facecolor=item["fill"],
-                                      edgecolor=item["stroke"], linewidth=0.8))
+                                      edgecolor=item["stroke"], linewidth=0.8 * item.get("width", 1)))
             elif kind == "text":
                 axes.text(item["x"], item["y"], item["text"], fontsize=item["size"] * 0.72, color=item["fill"],
                           ha={"middle": "center", "start": "left"}[item["anchor"]], va="center",

@@ -123,7 +123,9 @@ def svg_boards(game, svg_text) -> list:
         for g in groups[start:start + size]:
             label = g.get("data-label")
             drawn = [t.text for t in g.iter(f"{SVG}text")]
-            assert drawn == ([] if label == "." else [label]), (g.get("data-cell"), label, drawn)
+            tokens = int(g.get("data-tokens", 0))  # drawn as small discs of their own, after the piece
+            body, *tokens = label.rsplit("+", tokens) if tokens else [label]
+            assert drawn == ([] if body in (".", "") else [body]) + tokens, (g.get("data-cell"), label, drawn)
             cells[g.get("data-cell")] = label
         boards.append(cells)
     return boards
