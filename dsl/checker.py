@@ -702,6 +702,11 @@ def check_pack(model, bag, removed=()) -> Checked:
     for entry in model.player_status:  # each player's, for that player (`me`)
         if entry.expr is not None:
             checker.expr(entry.expr, top)
+    terms = [t.name for t in model.scoring]
+    for name, _, span in model.rulebook.scoring:
+        if name not in terms:
+            bag.error("E011", f"`doc.scoring` names `{name}`, which is not a scoring term", span,
+                      hint=did_you_mean(name, terms) or "its keys are the names of the `scoring:` terms")
     check_display(model, symbols, bag)
     return checker.out
 

@@ -324,7 +324,7 @@ def _base_step(item: Node, named: dict, bag: DiagnosticBag) -> Node:
 
 
 #: fields of a settings section whose mappings are named entries: they merge by key too
-NAMED_FIELDS = {("board", "regions")}
+NAMED_FIELDS = {("board", "regions"), ("doc", "scoring")}
 
 
 def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: list | None = None,

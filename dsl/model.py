@@ -171,6 +171,16 @@ class TestDef:
 
 
 @attrs.frozen
+class RulebookDoc:
+    """The top-level `doc:` mapping: the texts of the players' rulebook (`boardrule rules --for players`)."""
+    components: str = ""
+    setup: str = ""
+    round: str = ""
+    end: str = ""
+    scoring: tuple = ()  # (scoring term, text, span of its key)
+
+
+@attrs.frozen
 class PackModel:
     game: GameInfo
     options: tuple
@@ -193,6 +203,7 @@ class PackModel:
     display: dict = attrs.field(factory=dict)  # name -> dsl.display.DisplayDef: how pieces look
     status: tuple = ()  # ScoreTerm-like (label, expr, span): the shared values a player's screen shows
     player_status: tuple = ()  # (label, expr, span): each player's values on the screen, for that player
+    rulebook: RulebookDoc = attrs.field(factory=RulebookDoc)  # the players' rulebook texts (`doc:`)
     inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
 
 

@@ -10,7 +10,7 @@ from boardrule.dsl.diagnostics import PackError, Span, did_you_mean
 from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
-from boardrule.dsl.model import (SECTIONS, Why, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
+from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
                                  OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
                                  TestDef, VarDef)
 
@@ -48,6 +48,7 @@ def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
         display=read_display(r, get("display")),
         status=read_scoring(r, get("status"), "status"),
         player_status=read_scoring(r, get("player_status"), "player_status"),
+        rulebook=read_rulebook(r, get("doc")),
         inherited_tests=read_tests(r, SeqNode(tuple(inherited_tests), root.span)) if inherited_tests else (),
     )
 
@@ -448,6 +449,22 @@ def read_scoring(r: Reader, node, section: str = "scoring") -> tuple:
     """`LABEL: EXPR` entries: the scoring terms, or the values a player's screen shows (status)."""
     return tuple(ScoreTerm(str(k.value), r.expr(v, f"{section} `{k.value}`"), k.span)
                  for k, v in _entries(r, node, section))
+
+
+RULEBOOK_KEYS = ("components", "setup", "round", "end", "scoring")
+
+
+def read_rulebook(r: Reader, node) -> RulebookDoc:
+    """The top-level `doc:`: a note (text), or the texts of the players' rulebook (a mapping)."""
+    if node is None or isinstance(node, ScalarNode):
+        if node is not None:
+            r.text(node, "doc")
+        return RulebookDoc()
+    m = r.mapping(node, "doc", RULEBOOK_KEYS)
+    texts = {key: (r.text(m.get(key), f"doc.{key}", "") or "").strip() for key in RULEBOOK_KEYS[:-1]}
+    scoring = tuple((str(k.value), (r.text(v, f"doc.scoring `{k.value}`", "") or "").strip(), k.span)
+                    for k, v in _entries(r, m.get("scoring"), "doc.scoring"))
+    return RulebookDoc(**texts, scoring=scoring)
 
 
 EXPECT_SHAPES = {"score": "seats", "terms": "seats", "legal": "seats", "illegal": "seats", "verdict": "seats",
