@@ -367,7 +367,7 @@ def _note_items(game, state, every_deck, viewer=None, raw=False) -> list:
             items.append((who + "score", f"final score {game.score_total(state, seat)}"))
         elif not declared and state.points[seat]:
             items.append((who + "score", f"points so far {sum(p for _, p in state.points[seat])}"))
-        if seat in state.finished:
+        if seat in state.finished and not over:  # once the game is over, everyone is
             items.append((who + "finished", "finished"))
         groups.append((f"{PLAYERS[seat]!r}: ", items))
     return groups

@@ -463,3 +463,34 @@ def test_a_bots_secret_choice_is_not_shown(tmp_path):
     screen = " ".join(shown + answer(child, "status") + answer(child, "score") + answer(child, "rules"))
     assert not any(name in screen for name in dealt), dealt  # neither of P2's monuments is named
     assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: the end of every game
+@pytest.mark.parametrize("pack", BUNDLED)
+def test_every_game_is_fresh_and_ends_with_its_final_score_sheets(pack, tmp_path):
+    low = load_pack(pack).model.game.players.low
+    out = bots_only([pack, "--seats", ",".join(["random"] * max(low, 2))], tmp_path)
+    assert re.search(r"^seed \d+; replay with --seed \d+$", out, re.M), out[:300]  # no --seed: a fresh one
+    screen, _, outcome = out.rpartition("\ngame over\n")
+    sheets = dict(re.findall(r"^(P\d+): (-?\d+) points?$", outcome, re.M))
+    assert sheets, outcome
+    caption = screen.rsplit("game over\n", 1)[1]  # the last screen's notes: "round N, game over" and after
+    for seat, total in sheets.items():
+        line = next(ln for ln in caption.splitlines() if ln.startswith(f"{seat}: "))
+        assert line.endswith(f"final score {total}"), (line, total)  # the sheet's total, not points so far
+        assert "so far" not in line
+    terms = outcome.split("\n", 2)[1]  # the first sheet's first term, with its points
+    assert re.match(r"^  \S.* +-?\d+", terms), outcome
+
+
+@pytest.mark.parametrize("pack", ["tinytowns", "villagers"])
+def test_no_secret_of_another_player_is_shown(pack, tmp_path):
+    from boardrule.interpreter import api, flow
+    dealt = flow.initial_state(api.open_game(pack), 2, 5).pvars[1]["dealt"]
+    child = spawn([pack, "--seats", "human,greedy", "--seed", "5"], tmp_path)
+    prompt(child)
+    shown = answer(child, "1")
+    assert "P2 (greedy): keep_monument ?" in shown
+    screen = " ".join(shown + answer(child, "status") + answer(child, "score") + answer(child, "debug"))
+    assert "P1: monument " in screen and not any(name in screen for name in dealt), dealt
+    assert quit_game(child) == 0
