@@ -261,7 +261,8 @@ def cell_look(game, state, board, cell, look=None) -> Cell:
 
 
 def legend(game, boards, look=None) -> tuple:
-    """The symbols, shortened values and region marks the boards use, in the pack's order."""
+    """The symbols (a piece by its label), shortened values and region marks the boards use, in the pack's
+    order."""
     look = look or looks(game)
     kinds, values, regions = set(), set(), set()
     drawn = {}  # kind -> the colours its cells show
@@ -274,7 +275,7 @@ def legend(game, boards, look=None) -> tuple:
             values.update(v for v in cell.values if isinstance(v, str))
             if cell.region is not None:
                 regions.add(cell.region)
-    entries = [LegendEntry(p.symbol, p.name, _legend_color(look, p.name, drawn.get(p.name)), "piece",
+    entries = [LegendEntry(p.symbol, p.score_label, _legend_color(look, p.name, drawn.get(p.name)), "piece",
                            *look.piece_style(p.name))
                for p in game.model.pieces if p.name in kinds]
     for value in sorted(values, key=lambda v: _value_order(game, v)):

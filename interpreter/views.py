@@ -162,7 +162,7 @@ def events(game, state, viewer, indices, open_from=None) -> tuple:
                 continue
             told.append(("move", seat, move_seen(game, entry[2], seat, viewer), 1))
         elif kind == "roll":
-            told.append(("roll", None, f"{entry[1]}: {_value_text(entry[2])}", 1))
+            told.append(("roll", None, f"{entry[1]}: {_said(game, entry[2])}", 1))
         elif kind == "pass":
             if told and told[-1][0] == "pass" and told[-1][1] == entry[1]:
                 told[-1] = ("pass", entry[1], "", told[-1][3] + 1)
@@ -175,6 +175,14 @@ def events(game, state, viewer, indices, open_from=None) -> tuple:
         elif viewer is None and kind == "shuffle":
             told.append(("shuffle", None, str(entry[1]), 1))
     return tuple(told), held
+
+
+def _said(game, value) -> str:
+    """A rolled face in the players' words (a piece kind by its label), as the screen's notes say it."""
+    if game is None:
+        return _value_text(value)
+    from boardrule.interpreter.reasons import say
+    return say(game, value)
 
 
 def _value_text(value) -> str:

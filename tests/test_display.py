@@ -159,7 +159,7 @@ def test_townies_draws_the_bank_in_the_legend_as_on_the_board():
     cell = game.grid.parse_name("E4")
     state.kind[0][cell], state.attrs[0][cell] = "bank", {"color": "green"}
     pic = pictures.picture(game, state)
-    bank = next(e for e in pic.legend if e.meaning == "bank")
+    bank = next(e for e in pic.legend if e.meaning == "Bank")  # by its label
     drawn = next(c for c in pic.boards[0].cells if c.name == "E4")
     assert bank.color == drawn.color == pictures.looks(game).colors["green"]
     assert (bank.shape, drawn.shape) == ("disc", "disc")
