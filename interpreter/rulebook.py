@@ -214,8 +214,8 @@ def _scoring(game, texts, missing) -> list:
     blocks = [Heading(2, "Scoring")]
     scored = [p for p in model.pieces if p.score is not None or "points" in p.rules]
     if scored:
-        names = ", ".join(p.score_label for p in scored)
-        blocks.append(Para((f"Pieces that score ({names}) score as their text above says.",)))
+        names = f" ({', '.join(p.score_label for p in scored)})" if len(scored) <= 8 else ""
+        blocks.append(Para((f"The pieces{names} score as their texts under Components say.",)))
     for term in model.scoring:
         if term.expr is None:
             continue
