@@ -163,3 +163,13 @@ def test_townies_draws_the_bank_in_the_legend_as_on_the_board():
     drawn = next(c for c in pic.boards[0].cells if c.name == "E4")
     assert bank.color == drawn.color == pictures.looks(game).colors["green"]
     assert (bank.shape, drawn.shape) == ("disc", "disc")
+
+
+def test_a_terminal_writes_a_filled_shape_on_its_colour_and_a_disc_in_it():
+    from boardrule.cli.render import ansi256, board_text
+    game = compile_game(load_pack_text(STYLED, "looks.pack"))
+    state = flow.play_text(game, api.new_game(game, 1), 0, "put A1 red")
+    state.kind[0][game.grid.parse_name("B2")] = "rock"
+    text = board_text(game.grid, pictures.picture(game, state).boards[0], color=True)
+    assert f"\x1b[48;5;{ansi256('#777777')}m" in text  # the rock (a square): on its colour
+    assert f"\x1b[38;5;{ansi256('#ff0000')}m" in text and "\x1b[48;5;196m" not in text  # the lamp (a disc)
