@@ -210,6 +210,7 @@ def _scoring(game, texts, missing) -> list:
     model = game.model
     told = {name: text for name, text, _ in texts.scoring}
     charts = {name: chart for name, chart in model.charts.items() if chart is not None}
+    defines = {d.name: d.body for d in model.defines if d.body is not None}
     say = Phrases(model)
     blocks = [Heading(2, "Scoring")]
     scored = [p for p in model.pieces if p.score is not None or "points" in p.rules]
@@ -225,23 +226,29 @@ def _scoring(game, texts, missing) -> list:
             missing.append(f"the scoring term {term.name}")
             words = say.value(term.expr)
         blocks.append(Para((Strong(term.name), ": ") + tuple(words)))
-        for name in _charts_read(term.expr, charts):
+        for name in _charts_read(term.expr, charts, defines):
             blocks.append(_chart(name, charts[name]))
     blocks.append(Para(("The highest score wins.",) + ((" Ties are broken as the end of the game says.",)
                                                        if model.flow.ranking else ())))
     if model.verdict is not None:
         verdict = model.verdict
-        for name in _charts_read(verdict, charts):
+        for name in _charts_read(verdict, charts, defines):
             blocks += [Para(("Alone, your score gives your verdict:",)), _chart(name, charts[name])]
     return blocks
 
 
-def _charts_read(node, charts) -> list:
+def _charts_read(node, charts, defines=None, seen=frozenset()) -> list:
+    """The named charts a rule reads, itself or through the definitions it uses, in the order it reads them."""
     found = []
     for item in walk([node]):
         if isinstance(item, ast.ChartCall) and isinstance(item.chart, ast.ChartName) and item.chart.id in charts:
-            if item.chart.id not in found:
-                found.append(item.chart.id)
+            names = [item.chart.id]
+        else:
+            name = item.id if isinstance(item, ast.Name) else item.func if isinstance(item, ast.Call) else None
+            body = (defines or {}).get(name)
+            names = _charts_read(body, charts, defines, seen | {name}) if body is not None and name not in seen \
+                else []
+        found += [n for n in names if n not in found]
     return found
 
 

@@ -102,3 +102,9 @@ flow:
 scoring:
   stones: count(cells where kind == stone)
 """
+
+
+def test_a_term_shows_the_charts_it_reads_through_its_definitions():
+    goal = book("townies").split("**Additional Goal**")[1].split("The highest score wins")[0]
+    assert "| wind rose chart | 1 | 2 | 3 | 4 | 5 | 6 | 7+ |" in goal  # additional_points reads them
+    assert goal.count("| points |") == 10
