@@ -339,13 +339,31 @@ def _aggregate(compiler, node, pairwise):
         meter.left -= len(elements) * cost
         if meter.left < 0:
             meter.over(span)
-        values = []
-        for element in elements:
-            ctx.it = element
-            values.append(body(ctx))
+        values = _values_until_settled(name, elements, body, ctx, _set_it)
         ctx.it = saved
         return _fold(name, elements, values)
     return f
+
+
+def _set_it(ctx, element):
+    ctx.it = element
+
+
+def _values_until_settled(name, elements, body, ctx, bind):
+    """The body's values, element by element; for any, all and none only up to the first that
+    settles the answer (as `and` and `or` stop), so a later element's body is never worked out."""
+    values = []
+    settles = _SETTLING.get(name)
+    for element in elements:
+        bind(ctx, element)
+        value = body(ctx)
+        values.append(value)
+        if settles is not None and bool(value) is settles:
+            break
+    return values
+
+
+_SETTLING = {"any": True, "none": True, "all": False}  # the truth of a value that settles the fold
 
 
 def _comprehension(compiler, name, comp):
@@ -356,15 +374,12 @@ def _comprehension(compiler, name, comp):
         env = ctx.env
         missing = object()
         saved = env.get(var, missing)
-        values = []
         elements = source(ctx)
         meter = ctx.meter
         meter.left -= len(elements) * cost
         if meter.left < 0:
             meter.over(span)
-        for element in elements:
-            env[var] = element
-            values.append(body(ctx))
+        values = _values_until_settled(name, elements, body, ctx, lambda c, element: env.__setitem__(var, element))
         if saved is missing:
             env.pop(var, None)
         else:

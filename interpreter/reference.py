@@ -272,12 +272,23 @@ def _aggregate(game, node, scope):
     first, values = node.args[0], None
     if isinstance(first, ast.Comprehension):
         elements = _eval(game, first.source, scope)
-        values = [_eval(game, first.body, scope.bind(env={**scope.env, first.var: x})) for x in elements]
+        values = _until_settled(node.func, (_eval(game, first.body, scope.bind(env={**scope.env, first.var: x}))
+                                            for x in elements))
     else:
         elements, bind = _eval(game, first, scope), _binder(game, first)
         if len(node.args) == 2:
-            values = [_eval(game, node.args[1], bind(scope, x)) for x in elements]
+            values = _until_settled(node.func, (_eval(game, node.args[1], bind(scope, x)) for x in elements))
     return _fold(node.func, tuple(elements), values)
+
+
+def _until_settled(name, values):
+    """The values worked out; any, all and none stop at the first one that settles them."""
+    out = []
+    for value in values:
+        out.append(value)
+        if name in ("any", "none") and _truth(value) or name == "all" and not _truth(value):
+            break
+    return out
 
 
 def _fold(name, elements, values):
