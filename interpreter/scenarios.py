@@ -67,7 +67,9 @@ def run_test(game, test, meter: Meter | None = None) -> list:
     try:
         state = _start(game, node, meter)
         state = _play(game, state, node.get("moves"))
-        return _check(game, test, state, node.get("expect"))
+        failures = _check(game, test, state, node.get("expect"))
+        _status(game, state)
+        return failures
     except BudgetError as err:
         return [Diagnostic(err.code, f"test `{test.name}`: {err}", err.span or test.span)]
     except RecursionError:
@@ -79,6 +81,18 @@ def run_test(game, test, meter: Meter | None = None) -> list:
         first = err.diagnostics[0]
         return [Diagnostic(first.code, f"test `{test.name}`: {first.message}", first.span or test.span,
                            hint=first.hint)]
+
+
+def _status(game, state) -> None:
+    """Work out what each player's screen would say (the pack's `status:` and `player_status:`) in the
+    test's last position: a rule there that fails fails the test, as it would stop a game."""
+    ctx = game.ctx(state)
+    for _, rule, _, _ in game.status:
+        rule(ctx)
+    for seat in state.players:
+        ctx = game.ctx(state, me=PLAYERS[seat])
+        for _, rule, _, _ in game.player_status:
+            rule(ctx)
 
 
 def _start(game, node, meter=None):

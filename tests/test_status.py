@@ -138,3 +138,24 @@ def test_a_shared_status_value_may_not_name_me():
 def pictures_view(game, state, seat):
     from boardrule.interpreter.views import view
     return view(game, state, seat)
+
+
+def test_a_status_rule_that_fails_fails_the_packs_tests():
+    # it would stop a game at its first screen: `boardrule check` says so first
+    from boardrule.interpreter.scenarios import test_results
+    text = PACK.replace("SECRET_TERM", "0").replace("  moves made: turns", "  broken: 1 / turns") + """
+tests:
+  - name: a first move
+    moves: [P1 put A1]
+    expect:
+      score: {P1: 1}
+  - name: the start
+    expect:
+      score: {P1: 0}
+"""
+    game = compile_game(load_pack_text(text, "secrets.pack"))
+    results = dict(test_results(game))
+    assert results["a first move"] == []
+    (failure,) = results["the start"]
+    assert failure.code == "E702" and "division by zero" in failure.message
+    assert failure.span.line == text.splitlines().index("  broken: 1 / turns") + 1
