@@ -696,6 +696,17 @@ def check_pack(model, bag, removed=()) -> Checked:
             checker.expect(term.expr, top, NUM, f"scoring term `{term.name}`")
     if model.verdict is not None:
         checker.expr(model.verdict, top)
+    for entry in model.status:  # shared values: no player is meant
+        if entry.expr is not None:
+            checker.expr(entry.expr, Scope({}, me=False))
+    for entry in model.player_status:  # each player's, for that player (`me`)
+        if entry.expr is not None:
+            checker.expr(entry.expr, top)
+    terms = [t.name for t in model.scoring]
+    for name, _, span in model.rulebook.scoring:
+        if name not in terms:
+            bag.error("E011", f"`doc.scoring` names `{name}`, which is not a scoring term", span,
+                      hint=did_you_mean(name, terms) or "its keys are the names of the `scoring:` terms")
     check_display(model, symbols, bag)
     return checker.out
 
@@ -749,6 +760,7 @@ def _check_pieces(checker: Checker, model) -> None:
             checker.expect(piece.score, scope, NUM, f"the score of `{piece.name}`")
         if piece.place is not None:
             checker.expect(piece.place, scope, BOOL, f"the placement rule of `{piece.name}`")
+        _check_why(checker, piece.place_why, scope)
         for name, mark in piece.marks.items():
             if mark is not None:
                 checker.expr(mark, attrs.evolve(scope, in_marks=True))
@@ -778,9 +790,21 @@ def _check_actions(checker: Checker, model) -> None:
             if not t.is_list and t != ANY:
                 checker.error("E212", f"parameter `{name}` must range over a list, but this is a {t}", domain)
             scope = scope.bind(name, item_type(t))
+            _check_why(checker, action.param_whys.get(name), scope)  # the refused value is bound to `name`
         if action.when is not None:
             checker.expect(action.when, scope, BOOL, f"the condition of action `{action.name}`")
+        for _, why in action.when_parts:
+            _check_why(checker, why, scope)
         checker.block(action.effect, scope)
+
+
+def _check_why(checker: Checker, why, scope) -> None:
+    """The expressions in braces of a reason (`why:`), in the scope of the rule it explains."""
+    if why is None:
+        return
+    for part in why.parts:
+        if not isinstance(part, str):
+            checker.expr(part, scope)
 
 
 def _check_flow(checker: Checker, model) -> None:

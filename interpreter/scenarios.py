@@ -67,7 +67,9 @@ def run_test(game, test, meter: Meter | None = None) -> list:
     try:
         state = _start(game, node, meter)
         state = _play(game, state, node.get("moves"))
-        return _check(game, test, state, node.get("expect"))
+        failures = _check(game, test, state, node.get("expect"))
+        _status(game, state)
+        return failures
     except BudgetError as err:
         return [Diagnostic(err.code, f"test `{test.name}`: {err}", err.span or test.span)]
     except RecursionError:
@@ -79,6 +81,18 @@ def run_test(game, test, meter: Meter | None = None) -> list:
         first = err.diagnostics[0]
         return [Diagnostic(first.code, f"test `{test.name}`: {first.message}", first.span or test.span,
                            hint=first.hint)]
+
+
+def _status(game, state) -> None:
+    """Work out what each player's screen would say (the pack's `status:` and `player_status:`) in the
+    test's last position: a rule there that fails fails the test, as it would stop a game."""
+    ctx = game.ctx(state)
+    for _, rule, _, _ in game.status:
+        rule(ctx)
+    for seat in state.players:
+        ctx = game.ctx(state, me=PLAYERS[seat])
+        for _, rule, _, _ in game.player_status:
+            rule(ctx)
 
 
 def _start(game, node, meter=None):
@@ -172,7 +186,8 @@ def _legal(game, state, node, fail):
 
 
 def _illegal(game, state, node, fail):
-    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason."""
+    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason: the rule that refuses
+    it (flow.explain_illegal) or the words a player is told (reasons.refusal, the pack's `why:`)."""
     for seat, value, span in _per_seat(state, node):
         for item in value.items:
             text, because = _illegal_item(item)
@@ -180,8 +195,19 @@ def _illegal(game, state, node, fail):
             if reason is None:
                 fail(f"`{text}` should be illegal for {PLAYERS[seat]!r}", item.span)
             elif because is not None and because not in reason:
-                fail(f"`{text}` is refused because {reason!r}, expected a reason containing {because!r}",
-                     item.span)
+                told = _told(game, state, seat, text)
+                if told is None or because not in told:
+                    fail(f"`{text}` is refused because {reason!r}" + (f" (a player is told {told!r})" if told else "")
+                         + f", expected a reason containing {because!r}", item.span)
+
+
+def _told(game, state, seat, text):
+    """What a player is told when `text` is refused (interpreter/reasons.py), or None."""
+    from boardrule.interpreter.reasons import refusal
+    try:
+        return refusal(game, state, seat, text)
+    except Exception:  # the rule's own reason was checked already
+        return None
 
 
 def _illegal_item(item):
