@@ -205,6 +205,7 @@ class PackModel:
     player_status: tuple = ()  # (label, expr, span): each player's values on the screen, for that player
     rulebook: RulebookDoc = attrs.field(factory=RulebookDoc)  # the players' rulebook texts (`doc:`)
     inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
+    unknown_keys: tuple = ()  # spans of unknown top-level keys (E011): the rest is checked all the same
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}

@@ -6,7 +6,7 @@ from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
 from boardrule.dsl.display import read_display
 import re
 
-from boardrule.dsl.diagnostics import PackError, Span, did_you_mean
+from boardrule.dsl.diagnostics import PackError, Span, closest, did_you_mean
 from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
@@ -20,13 +20,29 @@ MAX_ROUNDS = 10_000  # what `max_rounds` may say at most
 MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/effects.py)
 
 
+def _misspelt_sections(root: MapNode) -> dict:
+    """section -> node of an unknown top-level key that is close to a section the pack lacks
+    (`peices:`): read as that section, so that the rest of the pack is checked as meant
+    (the unknown key is an error all the same)."""
+    found = {}
+    for key, node in root.entries:
+        if key.value in SECTIONS or not isinstance(key.value, str):
+            continue
+        meant = closest(key.value, SECTIONS)
+        if meant is not None and meant not in root and meant not in found:
+            found[meant] = node
+    return found
+
+
 def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
     """Read a merged pack tree into a PackModel; problems go into `bag`. `inherited_tests`
     are the YAML mappings of the tests of the packs it extends (PackTree.inherited_tests)."""
     r = Reader(bag)
     root = r.mapping(root, "a pack", SECTIONS)
-    get = root.get
+    misspelt = _misspelt_sections(root)
+    get = lambda name: root.get(name) if name in root else misspelt.get(name)  # noqa: E731
     return PackModel(
+        unknown_keys=tuple(key.span for key, _ in root.entries if key.value not in SECTIONS),
         game=read_game(r, get("game"), root.span),
         options=read_options(r, get("options")),
         symbols=read_symbols(r, get("symbols")),
