@@ -287,14 +287,21 @@ class LoopGeneration:
         reader = functions.property_reader(self.compiler.game, name)
         return py.Call(func=self.constant(reader), args=[_load("ctx"), cell], keywords=[])
 
-    def cell_table(self, cell: py.expr, name: str):
-        return py.Subscript(value=self.constant(self.compiler.game.cell_tables[name], "g"), slice=cell,
-                            ctx=py.Load())
+    def cell_table(self, cell: py.expr, name: str, sure: bool):
+        """`adjacent(c)`, `column(c)`...: one index for a sure cell; no cells for none."""
+        table = self.constant(self.compiler.game.cell_tables[name], "g")
+        if not sure:
+            return py.Call(func=self.constant(functions.cells_about), args=[table, cell], keywords=[])
+        return py.Subscript(value=table, slice=cell, ctx=py.Load())
 
-    def pieces_on(self, cell: py.expr, name: str):
-        """`held(c)`, `tokens(c)`: what the piece on a cell holds, or the tokens there (a tuple)."""
+    def pieces_on(self, cell: py.expr, name: str, sure: bool):
+        """`held(c)`, `tokens(c)`: what the piece on a cell holds, or the tokens there (a tuple;
+        nothing for none)."""
+        on_boards = _attr(_attr(_load("ctx"), "state"), name)
+        if not sure:
+            return py.Call(func=self.constant(functions.pieces_about), args=[on_boards, cell], keywords=[])
         board, index = _cell_parts(cell)
-        on_board = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), name), slice=board, ctx=py.Load())
+        on_board = py.Subscript(value=on_boards, slice=board, ctx=py.Load())
         return py.Call(func=_attr(on_board, "get"), args=[index, py.Tuple(elts=[], ctx=py.Load())], keywords=[])
 
     def bare_cell_name(self, node, what, name):
@@ -308,7 +315,7 @@ class LoopGeneration:
         if what == "prop":
             return self.cell_property(_load(scope.name), name, True)
         if what == "relative" and name in CELL_TABLES:
-            return self.cell_table(_load(scope.name), name)
+            return self.cell_table(_load(scope.name), name, True)
         return None
 
     def g_Attribute(self, node):
@@ -385,9 +392,9 @@ class LoopGeneration:
         elif kind == "define" and self.compiler.game.defines[name].params:
             made = self.definition_use(node, name)
         elif kind == "function" and name in CELL_TABLES and len(node.args) == 1:
-            made = self.cell_table(self.expr(node.args[0]), name)
+            made = self.cell_table(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         elif kind == "function" and name in ("held", "tokens") and node.args:
-            made = self.pieces_on(self.expr(node.args[0]), name)
+            made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         return self.fallback(node) if made is None else made
 
     def definition_use(self, node, name):

@@ -69,10 +69,11 @@ _CELL_READERS = {
     "owner": _owner,
     "empty": lambda ctx, cell: _kind(ctx, cell) is None,
     "occupied": lambda ctx, cell: _kind(ctx, cell) is not None,
-    "name": lambda ctx, cell: ctx.game.grid.name(cell & CELL_MASK),
-    "x": lambda ctx, cell: ctx.game.grid.col(cell & CELL_MASK),
-    "y": lambda ctx, cell: ctx.game.grid.row(cell & CELL_MASK),
-    "order": lambda ctx, cell: cell & CELL_MASK,  # a grid numbers its cells in reading order (geometry.py)
+    "name": lambda ctx, cell: None if cell is None else ctx.game.grid.name(cell & CELL_MASK),
+    "x": lambda ctx, cell: None if cell is None else ctx.game.grid.col(cell & CELL_MASK),
+    "y": lambda ctx, cell: None if cell is None else ctx.game.grid.row(cell & CELL_MASK),
+    # a grid numbers its cells in reading order (geometry.py)
+    "order": lambda ctx, cell: None if cell is None else cell & CELL_MASK,
 }
 
 def rule_reader(game, name, span=None):
@@ -395,6 +396,16 @@ def _subject(ctx, args):
     return current_cell(ctx)
 
 
+def cells_about(table, cell):
+    """A cell table's entry for a cell (`adjacent(c)`...); for none, no cells."""
+    return () if cell is None else table[cell]
+
+
+def pieces_about(on_boards, cell):
+    """What a cell keeps (`held(c)`, `tokens(c)`: a tuple per board and cell); for none, nothing."""
+    return () if cell is None else on_boards[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+
+
 def current_cell(ctx):
     """The cell a bare property or cell function is about: `it` if it is a
     cell (or a piece kind), else `self`."""
@@ -404,9 +415,9 @@ def current_cell(ctx):
 
 def compile_function(compiler, name, node, args, kwargs):
     game = compiler.game
-    if name in game.cell_tables:
+    if name in game.cell_tables:  # the cells about a cell; about none, no cells
         table = game.cell_tables[name]
-        return lambda ctx: table[_subject(ctx, args)]
+        return lambda ctx: cells_about(table, _subject(ctx, args))
     maker = _FUNCTIONS[name]
     return maker(compiler, node, args, kwargs)
 
@@ -742,8 +753,7 @@ def _held(compiler, node, args, kwargs):
         return of_it
 
     def f(ctx):
-        cell = _subject(ctx, args)
-        return ctx.state.held[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+        return pieces_about(ctx.state.held, _subject(ctx, args))
     return f
 
 
@@ -755,8 +765,7 @@ def _tokens(compiler, node, args, kwargs):
         return of_it
 
     def f(ctx):
-        cell = _subject(ctx, args)
-        return ctx.state.tokens[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+        return pieces_about(ctx.state.tokens, _subject(ctx, args))
     return f
 
 

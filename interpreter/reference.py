@@ -427,12 +427,16 @@ def _marks_named(game, node, found, seen):
             _marks_named(game, getattr(node, field.name), found, seen)
 
 
-def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell
-    return getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
+def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell (none: nothing)
+    return () if cell is None else getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
+
+
+def _of_a_cell(cells_of, game, cell):  # the cells about a cell; about none, no cells
+    return () if cell is None else cells_of(game, cell)
 
 
 _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
-    **{name: (lambda f: lambda game, node, scope, *args: f(game, _start(scope, args)))(f)
+    **{name: (lambda f: lambda game, node, scope, *args: _of_a_cell(f, game, _start(scope, args)))(f)
        for name, f in _CELL_SETS.items()},
     "groups": lambda game, node, scope, cells: _groups(game, cells),
     "border": lambda game, node, scope, cells: tuple(sorted(

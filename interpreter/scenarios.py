@@ -24,6 +24,7 @@ from __future__ import annotations
 from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, UsageError
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
 from boardrule.interpreter import flow
+from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
@@ -175,7 +176,8 @@ def _legal(game, state, node, fail):
         moves = flow.legal_moves(game, state, seat)
         if isinstance(value, ScalarNode):
             if len(moves) != value.value:
-                fail(f"{PLAYERS[seat]!r} has {len(moves)} legal moves, expected {value.value}", value.span)
+                fail(f"{PLAYERS[seat]!r} has {len(moves)} legal moves, expected {value.value}"
+                     + _listed_moves(game, moves), value.span)
             continue
         for item in value.items:
             try:
@@ -183,6 +185,18 @@ def _legal(game, state, node, fail):
             except BoardruleError as err:
                 fail(f"`{item.value}` should be legal for {PLAYERS[seat]!r}: {err.diagnostics[0].message}",
                      item.span)
+
+
+LISTED_MOVES = 20  # the legal moves a failed count shows
+
+
+def _listed_moves(game, moves) -> str:
+    """`: drop A6, drop B6` (the first LISTED_MOVES of them), or nothing when there are none."""
+    if not moves:
+        return ""
+    shown = ", ".join(move_text(m, game) for m in moves[:LISTED_MOVES])
+    more = f" (the first {LISTED_MOVES})" if len(moves) > LISTED_MOVES else ""
+    return f": {shown}{more}"
 
 
 def _illegal(game, state, node, fail):

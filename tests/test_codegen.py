@@ -152,3 +152,30 @@ def test_a_definition_whose_parameter_a_closure_reads_is_called_not_written_out(
     finally:
         exprs.GENERATE = True
     assert generated == closures == 8
+
+
+LAST_CELL = """\
+game: {id: last, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+vars: {last: none}
+actions: {put: {params: {c: cells where empty}, effect: "place stone at c\\nset last = c"}}
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 7"}
+scoring:
+  around the last stone: count(adjacent(last)) + count(held(last)) + (if last.x == none then 10 else last.x)
+"""
+
+
+@pytest.mark.parametrize("generate", [True, False])
+def test_a_cell_function_of_none_gives_no_cells(generate):
+    # `adjacent(last)` before any stone once crashed with an internal error (exit 3) after a clean check
+    exprs.GENERATE = generate
+    try:
+        game = compile_game(load_pack_text(LAST_CELL, "last.pack"))
+    finally:
+        exprs.GENERATE = True
+    state = flow.initial_state(game, 1, seed=0)
+    assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 10)]
+    move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == "put B2")
+    state = flow.apply(game, state, move)
+    assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 4 + 0 + 1)]

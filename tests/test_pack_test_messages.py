@@ -1,0 +1,33 @@
+"""What a failing pack test says: enough to fix the pack or the test without a debugger."""
+
+from __future__ import annotations
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.scenarios import run_tests
+
+PACK = """\
+game: {id: count, players: 1}
+board: {grid: square 3 x 1}
+pieces: {stone: {symbol: S}}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+tests:
+  - name: a wrong count
+    moves: [P1 put B1]
+    expect: {legal: {P1: 3}}
+"""
+
+
+def test_a_wrong_count_of_legal_moves_lists_the_moves():
+    failures = run_tests(compile_game(load_pack_text(PACK, "count.pack")))
+    assert [(d.code, d.message) for d in failures] == [
+        ("E701", "test `a wrong count`: P1 has 2 legal moves, expected 3: put A1, put C1")]
+
+
+def test_a_long_list_of_legal_moves_shows_the_first_twenty():
+    text = PACK.replace("square 3 x 1", "square 5 x 5").replace("[P1 put B1]", "[]").replace("P1: 3", "P1: 3")
+    failures = run_tests(compile_game(load_pack_text(text, "count.pack")))
+    message = failures[0].message
+    assert message.startswith("test `a wrong count`: P1 has 25 legal moves, expected 3: put A1, put B1, ")
+    assert message.endswith(" (the first 20)") and message.count("put ") == 20
