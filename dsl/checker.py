@@ -11,12 +11,12 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
-from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, FUNCTIONS,
+from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.display import check_display
 from boardrule.dsl.symbols import SymbolTable, build_symbols
-from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIRECTION, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
                                  compatible, item_type, join, list_of)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
@@ -96,7 +96,7 @@ class Checker:
         return actual
 
     def known_names(self, scope: Scope):
-        names = set(scope.locals) | set(VALUES) | self.sym.all_names() | {"it", "self"}
+        names = set(scope.locals) | set(VALUES) | self.sym.all_names() | {"it", "self"} | set(self.sym.directions)
         if scope.it == CELL or scope.self_type == CELL:
             names |= set(CELL_PROPERTIES) | set(self.sym.piece_attributes) | set(self.sym.marks)
             names |= set(self.sym.rules)
@@ -126,6 +126,11 @@ class Checker:
                        f"name the player: `any(p.{node.id} ... for p in players)`" if node.id in self.sym.player_vars
                        else "use `players`, or `for p in players { ... }`")
             return ANY
+        if resolution is None and node.id in DIRECTION_NAMES:
+            self.error("E225", f"this board has no direction `{node.id}`: its directions are "
+                               f"{', '.join(self.sym.directions)}", node,
+                       "a hex grid has six directions, and which six depends on its layout (pointy or flat top)")
+            return DIRECTION
         if resolution is None:
             hint = did_you_mean(node.id, self.known_names(scope))
             removal = self.removed.get(node.id)
@@ -166,6 +171,8 @@ class Checker:
             if found[0][0] == "player_var" and not scope.me:
                 return None, ANY
             return found
+        if name in self.sym.directions:
+            return ("direction", name), DIRECTION
         if name in VALUES:
             if name in ("me", "left", "right", "others") and not scope.me:
                 return None, ANY
@@ -426,7 +433,7 @@ class Checker:
         if not low <= count <= high:
             wanted = str(high) if low == high else f"{low} to {high}"
             self.error("E220", f"`{node.func}` takes {wanted} argument(s), {count} given", node)
-        if count < high and signature.optional and scope.it != CELL and scope.self_type != CELL:
+        if count == 0 and signature.optional and scope.it != CELL and scope.self_type != CELL:
             self.error("E221", f"`{node.func}` without an argument needs a cell to start from (`it` or `self`)", node)
         for arg, expected in zip(node.args, signature.params):
             self.expect(arg, scope, expected, f"argument of `{node.func}`")
@@ -437,7 +444,7 @@ class Checker:
                 self.error("E222", f"`{node.func}` has no option `{kw.name}`", kw,
                            hint)
                 continue
-            inner = scope.with_it(CELL) if kw.name in ("standin", "distinct") else scope
+            inner = scope.with_it(CELL) if kw.name in ("standin", "distinct", "while") else scope
             self.expect(kw.value, inner, keywords[kw.name], f"option `{kw.name}`")
         return signature.result
 

@@ -436,7 +436,7 @@ def _reads_it(compiler, node, definitions) -> bool:
         what, name = resolution
         if what == "aggregate" and len(node.args) == 2:
             return _reads_it(compiler, node.args[0], definitions)  # the body has its own `it`
-        if what == "function" and name in FUNCTIONS and len(node.args) < len(FUNCTIONS[name].params):
+        if what == "function" and name in FUNCTIONS and FUNCTIONS[name].optional and not node.args:
             return True  # a cell function without its cell is about `it`
         if what == "define" and _definition_reads_it(compiler, name, definitions):
             return True

@@ -149,6 +149,8 @@ class ExprCompiler:
     def name_symbol(self, name, node):
         return lambda ctx: name
 
+    name_direction = name_symbol  # a direction is its name (directions.py)
+
     def name_define(self, name, node):
         return self._whole_definition(name)
 

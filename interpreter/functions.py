@@ -11,7 +11,7 @@ import itertools
 import operator
 
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
-from boardrule.interpreter import fastpaths
+from boardrule.interpreter import directions, fastpaths
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
@@ -210,6 +210,7 @@ VALUE_READERS = {
     "left": lambda game: (lambda ctx: left_of(ctx, ctx.me)),
     "right": lambda game: (lambda ctx: right_of(ctx, ctx.me)),
     "kinds": lambda game: (lambda ctx: game.kind_names),
+    "directions": lambda game: (lambda ctx: game.direction_names),
     "round": lambda game: (lambda ctx: ctx.state.round),
     "edge": lambda game: (lambda ctx: game.regions["edge"][ctx.board]),
     "corners": lambda game: (lambda ctx: game.regions["corners"][ctx.board]),
@@ -813,4 +814,5 @@ _FUNCTIONS = {
     "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,
     "choose": _choose,
+    **directions.FUNCTIONS,
 }

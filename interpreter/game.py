@@ -13,6 +13,7 @@ from functools import lru_cache
 from boardrule import __version__
 from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, item_type
+from boardrule.interpreter.directions import direction_tables
 from boardrule.interpreter import geometry
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.asking import asking_events, may_ask
@@ -192,6 +193,8 @@ def _encode_table(game, table):
 def _tables(game, model):
     grid = game.grid
     game.board_cells = [tuple(b << CELL_BITS | c for c in grid.cells) for b in range(game.boards)]
+    game.direction_tables = direction_tables(game)
+    game.direction_names = tuple(name for name, _ in grid.directions())
     game.cell_tables = {
         "adjacent": _encode_table(game, grid.neighbours),
         "surrounding": _encode_table(game, grid.surrounding),

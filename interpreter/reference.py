@@ -9,6 +9,7 @@ exprs.py and functions.py: it borrows only the grid's coordinates, shapes and pl
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 
 from boardrule.dsl import ast
@@ -138,6 +139,7 @@ _NAMES = {
     "region": lambda game, name, scope: _cells(
         game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
     "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
+    "direction": lambda game, name, scope: name,
     "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
     "shape": lambda game, name, scope: game.shapes[name],
     "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
@@ -159,6 +161,7 @@ _VALUES = {
     "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
+    "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
     "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
@@ -435,7 +438,55 @@ def _of_a_cell(cells_of, game, cell):  # the cells about a cell; about none, no 
     return () if cell is None else cells_of(game, cell)
 
 
+def _walk(game, cell, direction):
+    """The cells from `cell` (left out) in a direction to the edge, one lattice step at a time."""
+    if cell is None:
+        return
+    dx, dy = dict(game.grid.directions())[direction]
+    x, y = game.grid.lattice(cell_of(cell))
+    while True:
+        x, y = x + dx, y + dy
+        found = game.grid.from_lattice(x, y)
+        if found is None:
+            return
+        yield encode(board_of(cell), found)
+
+
+def _step(game, node, cell, direction, count):
+    if count < 0:
+        raise RuleError(f"`step` takes 0 or more steps, not {count}", node.span)
+    if count == 0:
+        return cell
+    return next(itertools.islice(_walk(game, cell, direction), count - 1, None), None)
+
+
+def _ray(game, node, scope, cell, direction):
+    holds = next((k.value for k in node.kwargs if k.name == "while"), None)
+    out = []
+    for c in _walk(game, cell, direction):
+        if holds is not None and not _truth(_eval(game, holds, scope.bind(it=c, it_is_cell=True))):
+            break
+        out.append(c)
+    return tuple(out)
+
+
+def _between(game, a, b):
+    """The cells met walking from a towards b in the one direction that reaches b (none: no cells)."""
+    if a is None or b is None:
+        return ()
+    for name, _ in game.grid.directions():
+        path = []
+        for c in _walk(game, a, name):
+            if c == b:
+                return tuple(path)
+            path.append(c)
+    return ()
+
+
 _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
+    "step": lambda game, node, scope, cell, direction, count=1: _step(game, node, cell, direction, count),
+    "ray": _ray,
+    "between": lambda game, node, scope, a, b: _between(game, a, b),
     **{name: (lambda f: lambda game, node, scope, *args: _of_a_cell(f, game, _start(scope, args)))(f)
        for name, f in _CELL_SETS.items()},
     "groups": lambda game, node, scope, cells: _groups(game, cells),
