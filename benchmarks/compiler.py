@@ -15,7 +15,10 @@
    changed, as a designer's variant would): CPU time per move, and per move
    per cell, which stays flat when time per move grows no faster than the
    number of cells.
-3. Check and compile time of a pack of N chained definitions for N = 250,
+3. The 8-direction flanking game of tests/packs/flank.pack (written with
+   `ray` and `step`) against benchmarks/handwritten_flank.py, the same rules
+   in plain Python, timed in turn.
+4. Check and compile time of a pack of N chained definitions for N = 250,
    500, 1000, each using the one before twice (`dN: dN-1 + dN-1`, the case
    that once never finished), in chains of 50 (E137 refuses a chain deeper
    than 64): linear when time per definition stays flat.
@@ -105,6 +108,18 @@ def board_sizes(seconds: float) -> list:
     return rows
 
 
+# ------------------------------------------------------------------ flanking
+def flank_against_handwritten(seconds: float) -> dict:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("handwritten_flank", Path(__file__).parent / "handwritten_flank.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    mine = engine_runner(str(Path(__file__).resolve().parent.parent / "tests" / "packs" / "flank.pack"))
+    mine(0)
+    paired = bench.paired_ratio(mine, module.play_game, None, seconds)
+    return {"ratio": paired["median"], "ratios": paired["ratios"]}
+
+
 # ------------------------------------------------------------------ chained definitions
 def chained_pack(count: int) -> str:
     lines = ["game: {id: chain, players: 1}", "board: {grid: square 2 x 2}", "pieces: {stone: {symbol: S}}",
@@ -131,7 +146,8 @@ def chained_definitions() -> list:
 # ------------------------------------------------------------------ report
 def report(seconds: float) -> dict:
     return {"environment": bench.environment(), "openspiel": against_openspiel(seconds),
-            "board_sizes": board_sizes(seconds / 2), "chained_definitions": chained_definitions()}
+            "board_sizes": board_sizes(seconds / 2), "flank": flank_against_handwritten(seconds),
+            "chained_definitions": chained_definitions()}
 
 
 def print_report(result: dict) -> None:
@@ -146,6 +162,8 @@ def print_report(result: dict) -> None:
     for row in result["board_sizes"]:
         print(f"  {row['board']:<6} {row['cells']:4d} cells  {row['moves_per_game']:6.1f} moves/game  "
               f"{row['cpu_ms_per_move']:7.3f} ms/move  {row['us_per_move_per_cell']:6.2f} us/move/cell")
+    print("\nFlanking in eight directions (tests/packs/flank.pack) / hand-written (benchmarks/handwritten_flank.py)")
+    print(f"  {result['flank']['ratio']:7.1f}x   (issue 19's target for its suite games: within 3x)")
     print("\nCheck and compile of N chained definitions")
     for row in result["chained_definitions"]:
         print(f"  {row['definitions']:5d} definitions  {row['check_compile_s']:6.2f} s  "

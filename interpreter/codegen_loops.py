@@ -86,16 +86,20 @@ def _bound(ctx, it, body, param, value):
 def _bound_all(ctx, it, body, params, values):
     """A definition's body with its parameters bound (the caller's locals restored after)."""
     env = ctx.env
-    saved, saved_it = {p: env[p] for p in params if p in env}, ctx.it
-    env.update(zip(params, values))
+    get = env.get
+    saved, saved_it = [get(p, _UNSET) for p in params], ctx.it
+    for param, value in zip(params, values):
+        env[param] = value
     ctx.it = it
     try:
         return body(ctx)
     finally:
         ctx.it = saved_it
-        for p in params:
-            env.pop(p, None)
-        env.update(saved)
+        for param, value in zip(params, saved):
+            if value is _UNSET:
+                del env[param]
+            else:
+                env[param] = value
 
 
 def _property_of(ctx, it, read):

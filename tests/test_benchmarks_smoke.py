@@ -145,4 +145,5 @@ def test_the_compiler_benchmark_prints_its_three_measures():
         assert (row["ratio"] or 0) > 0 or row["note"] == "open-spiel not installed"
     assert [row["board"] for row in result["board_sizes"]] == ["7x6", "15x15", "30x30"]
     assert all(row["moves_per_game"] >= 7 and row["cpu_ms_per_move"] > 0 for row in result["board_sizes"])
+    assert result["flank"]["ratio"] > 0
     assert [row["definitions"] for row in result["chained_definitions"]] == [250, 500, 1000]
