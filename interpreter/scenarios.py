@@ -127,8 +127,11 @@ def _play(game, state, moves):
         try:
             state = flow.play_text(game, state, seat, move_text)
         except BoardruleError as err:
-            raise type(err)(f"move `{text}`: {err.diagnostics[0].message}", code=err.diagnostics[0].code,
-                            span=item.span) from None
+            message, code = err.diagnostics[0].message, err.diagnostics[0].code
+            if code == "E504":  # say which rule refuses it, as `illegal:` checks it
+                reason = _refusal(game, state, seat, move_text.split("/")[0].strip())
+                message += f": {reason}" if reason and reason != message else ""
+            raise type(err)(f"move `{text}`: {message}", code=code, span=item.span) from None
     return state
 
 

@@ -31,3 +31,12 @@ def test_a_long_list_of_legal_moves_shows_the_first_twenty():
     message = failures[0].message
     assert message.startswith("test `a wrong count`: P1 has 25 legal moves, expected 3: put A1, put B1, ")
     assert message.endswith(" (the first 20)") and message.count("put ") == 20
+
+
+def test_a_refused_move_in_a_test_says_which_rule_refuses_it():
+    text = PACK.replace("[P1 put B1]", "[P1 put B1, P1 put B1]").replace("expect: {legal: {P1: 3}}",
+                                                                         "expect: {legal: {P1: 1}}")
+    failures = run_tests(compile_game(load_pack_text(text, "count.pack")))
+    assert [(d.code, d.message) for d in failures] == [
+        ("E504", "test `a wrong count`: move `P1 put B1`: `put B1` is not a legal move now (2 legal moves): "
+                 "parameter `c` of `put`: B1 is not one of `cells where empty`")]
