@@ -202,12 +202,24 @@ def _listed_moves(game, moves) -> str:
     return f": {shown}{more}"
 
 
+def _answers_no_choice(state, seat, text) -> bool:
+    """A move written with ` / answer` while no choice of the seat is waiting: refused whatever the
+    rules say, so an `illegal:` entry like it could never fail."""
+    pending = state.pending.get(seat)
+    return "/" in text and (pending is None or pending.choice is None)
+
+
 def _illegal(game, state, node, fail):
     """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason: the rule that refuses
     it (flow.explain_illegal) or the words a player is told (reasons.refusal, the pack's `why:`)."""
     for seat, value, span in _per_seat(state, node):
         for item in value.items:
             text, because = _illegal_item(item)
+            if _answers_no_choice(state, seat, text):
+                fail(f"`{text}` can never be legal here: it answers a choice, and no choice of "
+                     f"{PLAYERS[seat]!r} is waiting; write the move alone, or make it in `moves:` first",
+                     item.span)
+                continue
             reason = _refusal(game, state, seat, text)
             if reason is None:
                 fail(f"`{text}` should be illegal for {PLAYERS[seat]!r}", item.span)

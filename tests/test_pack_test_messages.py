@@ -40,3 +40,12 @@ def test_a_refused_move_in_a_test_says_which_rule_refuses_it():
     assert [(d.code, d.message) for d in failures] == [
         ("E504", "test `a wrong count`: move `P1 put B1`: `put B1` is not a legal move now (2 legal moves): "
                  "parameter `c` of `put`: B1 is not one of `cells where empty`")]
+
+
+def test_an_illegal_entry_that_answers_a_choice_nobody_is_asked_is_itself_a_failure():
+    # `put A1 / 3` is refused whatever the rules say while no choice waits: the entry could never fail
+    text = PACK.replace("expect: {legal: {P1: 3}}", "expect: {illegal: {P1: [put A1 / 3, put B1]}}")
+    failures = run_tests(compile_game(load_pack_text(text, "count.pack")))
+    assert [(d.code, d.message) for d in failures] == [
+        ("E701", "test `a wrong count`: `put A1 / 3` can never be legal here: it answers a choice, and no "
+                 "choice of P1 is waiting; write the move alone, or make it in `moves:` first")]
