@@ -29,7 +29,7 @@ from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.budget import TESTS_BUDGET, BudgetError, Meter
-from boardrule.interpreter.values import CELL_BITS, PLAYERS, RuleError
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, RuleError
 
 EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
 
@@ -311,22 +311,34 @@ def _verdict(game, state, node, fail):
 
 def _vars(game, state, node, fail):
     for key, value in node.entries:
-        _compare_value(state.vars.get(key.value), value, f"`{key.value}`", fail)
+        _compare_value(game, state.vars.get(key.value), value, f"`{key.value}`", fail)
 
 
 def _player_vars(game, state, node, fail):
     for seat, values, span in _per_seat(state, node):
         for key, value in values.entries:
-            _compare_value(state.pvars[seat].get(key.value), value, f"{PLAYERS[seat]!r}'s `{key.value}`", fail)
+            _compare_value(game, state.pvars[seat].get(key.value), value, f"{PLAYERS[seat]!r}'s `{key.value}`",
+                           fail)
 
 
-def _compare_value(got, node, what, fail):
+def _compare_value(game, got, node, what, fail):
     wanted = to_plain(node)
-    shown = repr(got) if type(got).__name__ == "Player" else got
-    if isinstance(got, tuple):
-        shown = list(got)
+    shown = _as_written(game, got, wanted)
     if shown != wanted:
         fail(f"{what} is {shown!r}, expected {wanted!r}", node.span)
+
+
+def _as_written(game, got, wanted):
+    """A value as a test writes it: lists as lists, players as `P1`, and a cell (an int to the
+    engine) by its name where the test writes a name, so `{last: C1}` can be expected."""
+    if type(got).__name__ == "Player":
+        return repr(got)
+    if isinstance(got, (tuple, list)):
+        wanted_items = wanted if isinstance(wanted, list) and len(wanted) == len(got) else [None] * len(got)
+        return [_as_written(game, g, w) for g, w in zip(got, wanted_items)]
+    if type(got) is int and isinstance(wanted, str) and 0 <= got & CELL_MASK < game.grid.size:
+        return game.grid.name(got & CELL_MASK)
+    return got
 
 
 _CHECKS = {"vars": _vars, "player_vars": _player_vars, "score": _score, "terms": _terms, "legal": _legal, "illegal": _illegal, "over": _over,

@@ -49,3 +49,27 @@ def test_an_illegal_entry_that_answers_a_choice_nobody_is_asked_is_itself_a_fail
     assert [(d.code, d.message) for d in failures] == [
         ("E701", "test `a wrong count`: `put A1 / 3` can never be legal here: it answers a choice, and no "
                  "choice of P1 is waiting; write the move alone, or make it in `moves:` first")]
+
+
+CELLS_IN_VARS = """\
+game: {id: cells, players: 1}
+board: {grid: square 3 x 1}
+pieces: {stone: {symbol: S}}
+vars: {last: none, both: "[]"}
+actions: {put: {params: {c: cells where empty}, effect: "place stone at c\\nset last = c\\nset both = both + [c]"}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+tests:
+  - name: cells in variables are expected by name
+    moves: [P1 put B1, P1 put A1]
+    expect: {vars: {last: A1, both: [B1, A1]}}
+  - name: a wrong cell is shown by name
+    moves: [P1 put B1]
+    expect: {vars: {last: C1}}
+"""
+
+
+def test_cells_held_in_variables_are_written_and_shown_by_name_in_tests():
+    # cells were once compared and printed as the engine's numbers (`last 350`)
+    failures = run_tests(compile_game(load_pack_text(CELLS_IN_VARS, "cells.pack")))
+    assert [(d.code, d.message) for d in failures] == [
+        ("E701", "test `a wrong cell is shown by name`: `last` is 'B1', expected 'C1'")]
