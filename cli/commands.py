@@ -128,7 +128,8 @@ def parse_options(pairs) -> dict:
 @click.option("--seats", default=None,
               help="Who plays each seat, comma-separated: human or an agent (random, greedy, mcts, strong).")
 @click.option("--players", type=int, default=None, help="Number of players (default: the number of seats).")
-@click.option("--seed", type=int, default=None, help="Seed of the game's random generator.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the game's random generator (default: a fresh one, printed at the start).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A pack option.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None, help="Save the game here.")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), default=None,

@@ -33,11 +33,20 @@ def _write(text: str, output: str | None, overwrite: bool = True) -> None:
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown or a standalone HTML page.")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of the terminal.")
-def rules(pack, fmt, output):
+@click.option("--for", "reader", type=click.Choice(["designers", "players"]), default="designers",
+              show_default=True, help="The designer's reference (every rule beside its words), or the players' "
+              "rulebook written from the pack's doc texts.")
+def rules(pack, fmt, output, reader):
     """Print a rules reference generated from a pack (bundled name or path)."""
     from boardrule.interpreter.api import open_game
-    from boardrule.interpreter.rulesdoc import rules_text
-    _write(rules_text(open_game(pack), fmt), output)
+    if reader == "players":
+        from boardrule.cli.render import picture_text
+        from boardrule.interpreter.rulebook import rulebook_text
+        text = rulebook_text(open_game(pack), fmt, draw=lambda pic: picture_text(pic, notes=False))
+    else:
+        from boardrule.interpreter.rulesdoc import rules_text
+        text = rules_text(open_game(pack), fmt)
+    _write(text, output)
     if output not in (None, "-"):
         click.echo(f"wrote {output}")
 

@@ -14,13 +14,14 @@ progress is never lost.
 
 from __future__ import annotations
 
+import secrets
 import sys
 
 import click
 
 from boardrule.cli.render import color_default, picture_text, render_outcome, render_sheets
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import api, flow, gamelog, rulesdoc
+from boardrule.interpreter import agents, api, flow, gamelog, reasons, rulesdoc, timeline
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.budget import Meter
@@ -28,17 +29,20 @@ from boardrule.interpreter.moves import move_label
 from boardrule.interpreter.values import PLAYERS, RuleError
 
 MENU_MAX = 24  # moves listed at the prompt without asking; more are listed by `moves`
-PRIVATE_LOG = ("shuffle", "draw", "put")  # what only a spectator sees of the decks
 
 HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Commands:
   moves [TEXT]   list the legal moves (those containing TEXT)
   explain MOVE   say why a move is not legal
+  preview MOVE   the board after a move, without making it (a move typed in part: each that fits, in turn)
   rules [NAME]   the pieces in play with their patterns; with a NAME (a piece, its symbol, or an action),
                  its pattern drawn and what it does
   status         every value of the game, changed or not (a screen shows only what changed)
   score          the score sheets as they stand
+  debug          the game's variables as they are (what `status` says in the pack's words)
   board          show the board again
-  undo           take back your last decision (not past a roll, a draw or another player's move)
+  undo           take back your last decision (and the bots' replies and the rolls after it)
+  redo           play again what `undo` took back
+  hint           the move a bot would make here
   save [FILE]    save the game (resume it with --resume FILE)
   quit           stop (asks to save)
   help           this text
@@ -62,7 +66,7 @@ def run_play(pack, seats, players, seed, options, save_path, resume_path, color,
             raise UsageError("--resume continues a saved game with its own players, seed and options: "
                              "leave out --players, --seed and --option", code="E001")
         log = gamelog.load(resume_path, game)
-        history = replay_history(game, log, meter)
+        line = timeline.from_log(game, log, meter)
         players, seed, options = log["players"], log["seed"], log.get("options", {})
         if seats is not None:
             seat_kinds = _seat_kinds(seats, players, game)
@@ -75,27 +79,19 @@ def run_play(pack, seats, players, seed, options, save_path, resume_path, color,
     else:
         seat_kinds = _seat_kinds(seats, players, game)
         players = len(seat_kinds)
-        seed = seed if seed is not None else 1
-        history = [api.new_game(game, players, seed, options, meter=meter)]
-    session = Session(game, history, seat_kinds, players, seed, options, save_path, color,
+        seed = seed if seed is not None else fresh_seed()
+        line = timeline.Timeline(game, [api.new_game(game, players, seed, options, meter=meter)])
+    session = Session(game, line, seat_kinds, players, seed, options, save_path, color,
                       resumed=bool(resume_path))
     return session.run()
 
 
-def replay_history(game, log, meter=None) -> list:
-    """The states of a saved game, one after each move (for `undo` after resuming); checked by replaying."""
-    final = gamelog.replay(game, log, meter=meter)
-    state = flow.initial_state(game, log["players"], log["seed"], log.get("options", {}), meter=final.meter)
-    history = [state]
-    try:
-        for seat, text in log["moves"]:
-            state = flow.play_text(game, state, seat, text)
-            history.append(state)
-    except BoardruleError:
-        return [final]
-    if log.get("pending") or history[-1].log != final.log:  # a choice half answered: the replay has it
-        history.append(final)
-    return history
+SEED_RANGE = 100_000  # a fresh seed is one of these: short enough to type again
+
+
+def fresh_seed() -> int:
+    """A seed nobody chose: each game without `--seed` is a new one (printed, and kept in the save)."""
+    return secrets.randbelow(SEED_RANGE)
 
 
 def _seat_kinds(seats, players, game) -> list:
@@ -115,10 +111,9 @@ def _seat_kinds(seats, players, game) -> list:
 
 
 class Session:
-    def __init__(self, game, history, seat_kinds, players, seed, options, save_path, color, resumed=False):
+    def __init__(self, game, line, seat_kinds, players, seed, options, save_path, color, resumed=False):
         self.game = game
-        self.history = list(history)
-        self.state = self.history[-1]
+        self.timeline = line
         self.players, self.seed, self.options = players, seed, options
         self.save_path, self.color = save_path, color
         self.seat_of, self.agents = {}, {}
@@ -137,6 +132,12 @@ class Session:
         self.shown = None  # (state, viewer) on the screen
         self.seen = {}  # viewer -> (state on their last screen, the state its notes were compared with)
         self.hinted = set()  # the seats whose first prompt has named `rules`
+        self.numbers = []  # the menu's number of each legal move (reasons.menu_numbers)
+        self.pending_line = None  # a line typed while stepping through previews: handled as typed
+
+    @property
+    def state(self):
+        return self.timeline.current
 
     # ------------------------------------------------------------ output
     def echo(self, text=""):
@@ -167,7 +168,10 @@ class Session:
         who = ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items())
         self.echo(f"{self.game.name}: {who}")
         if self.resumed:
-            self.echo(f"resumed after {sum(1 for e in self.state.log if e[0] == 'move')} moves")
+            made = sum(1 for e in self.state.log if e[0] == "move")
+            self.echo(f"resumed after {made} move{'' if made == 1 else 's'} (seed {self.seed})")
+        else:
+            self.echo(f"seed {self.seed}; replay with --seed {self.seed}")
         while self.state.phase != "over":
             seat = flow.waiting(self.state)[0]
             if seat in self.agents:
@@ -185,12 +189,11 @@ class Session:
         if not self.humans:
             self._show(None)
         moves = flow.legal_moves(self.game, self.state, seat)
-        move = self.agents[seat](self.game, self.state, seat, moves)
+        move = agents.decide(self.agents[seat], self.game, self.state, seat, moves, self.seed)
         self._apply(move)
 
     def _apply(self, move):
-        self.state = flow.apply(self.game, self.state, move)
-        self.history.append(self.state)
+        self.timeline.add(flow.apply(self.game, self.state, move), move.seat)
         if self.save_path:
             self._save(self.save_path, quiet=True)
 
@@ -228,9 +231,12 @@ class Session:
         if last is not self.state:  # a new screen: its notes say what changed since the last one
             since = last
         self.seen[viewer] = (self.state, since)
+        if viewer in self.humans:
+            self.timeline.shown(viewer)
         self.echo()
         self.echo(self._screen(self._viewer(viewer), since))
-        hidden = pictures.unchanged(self.game, self.state, since) if since is not None else []
+        hidden = pictures.unchanged(self.game, self.state, since, viewer=self._viewer(viewer)) \
+            if since is not None else []
         if hidden:
             values = f"{len(hidden)} value{'s' if len(hidden) != 1 else ''} unchanged"
             self.echo(f"({values} since your last screen: `status` shows all)" if self.humans
@@ -238,34 +244,29 @@ class Session:
         self.shown = key
 
     def _events(self, viewer) -> list:
-        """What happened since the screen was last drawn: moves, rolls, passes (and draws, for spectators)."""
+        """What happened since the screen was last drawn, as `viewer` may be told it (views.events): moves
+        (their secret values `?`), rolls, passes (and draws, for spectators)."""
+        from boardrule.interpreter import views
         state = self.state
-        log = state.log
-        indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(log)))
-        held, lines = [], []
+        indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(state.log)))
         step_start = self._step_start() if state.phase != "over" else None
-        for index in indices:
-            entry = log[index]
-            kind = entry[0]
+        told, held = views.events(self.game, state, viewer if self.humans else None, indices, step_start)
+        self.log_done[viewer], self.held[viewer] = len(state.log), held
+        lines = []
+        for kind, seat, text, times in told:
             if kind == "move":
-                seat = entry[1]
-                if viewer is not None and step_start is not None and index >= step_start and seat != viewer:
-                    held.append(index)  # a decision all make at once: hidden until it closes
-                    continue
                 bot = f" ({self.seat_of[seat]})" if seat in self.agents else ""
-                lines.append(f"{PLAYERS[seat]!r}{bot}: {entry[2]}")
+                lines.append(f"{PLAYERS[seat]!r}{bot}: {text}")
             elif kind == "roll":
-                lines.append(f"rolled {entry[1]}: {pictures.value_text(entry[2])}")
+                lines.append(f"rolled {text}")
             elif kind == "pass":
-                lines.append(f"{PLAYERS[entry[1]]!r} passes: no legal move")
+                lines.append(f"{PLAYERS[seat]!r} passes: no legal move" + (f" ({times} times)" if times > 1 else ""))
             elif kind == "seats":
-                lines.append("the players sit at seats " + ", ".join(repr(PLAYERS[s]) for s in entry[1]))
-            elif kind in PRIVATE_LOG and not self.humans:
-                if kind == "draw":
-                    lines.append(f"drew {pictures.value_text(entry[2])} from {entry[1]}")
-                elif kind == "shuffle":
-                    lines.append(f"shuffled {entry[1]}")
-        self.log_done[viewer], self.held[viewer] = len(log), held
+                lines.append(f"the players sit at seats {text}")
+            elif kind == "draw":
+                lines.append(f"drew {text}")
+            elif kind == "shuffle":
+                lines.append(f"shuffled {text}")
         return lines
 
     def _step_start(self):
@@ -274,7 +275,7 @@ class Session:
         if snapshot is None:
             return None
         start = len(self.state.log)
-        for earlier in reversed(self.history):
+        for earlier in reversed(self.timeline.states):
             if earlier.snapshot is not snapshot:
                 break
             start = len(earlier.log)
@@ -284,6 +285,7 @@ class Session:
     def _human_turn(self, seat):
         moves = flow.legal_moves(self.game, self.state, seat)
         menu = [api.move_text(m, self.game) for m in moves]
+        self.numbers = reasons.menu_numbers(self.game, moves)
         pending = self.state.pending.get(seat)
         if pending is not None and pending.choice is not None:
             asked = api.move_text(pending.choice[0], self.game)
@@ -299,7 +301,7 @@ class Session:
             self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, or `help`")
         self.hinted.add(seat)
         while True:
-            line = self._prompt(seat)
+            line, self.pending_line = self.pending_line or self._prompt(seat), None
             if not line:
                 continue
             if self._command(seat, line, moves, menu):
@@ -320,9 +322,11 @@ class Session:
             self.echo()
             return None
 
-    def _menu(self, moves, menu, only=None):
-        chosen = [(index, text, move) for index, (text, move) in enumerate(zip(menu, moves), 1)
-                  if not only or only.lower() in text.lower() or only.lower() in move_label(move, self.game).lower()]
+    def _menu(self, moves, menu, only=None, among=None):
+        chosen = [(number, text, move) for number, text, move in zip(self.numbers, menu, moves)
+                  if (among is None or move in among) and (
+                      not only or only.lower() in text.lower() or only.lower() in move_label(move, self.game).lower())]
+        chosen.sort(key=lambda item: item[0])
         if not chosen:
             self.say(f"no legal move contains `{only}`")
             return
@@ -348,10 +352,11 @@ class Session:
             return self._typed_move(seat, line)
         if line.isdigit():
             number = int(line)
-            if 1 <= number <= len(moves):
-                self._apply(moves[number - 1])
+            if number in self.numbers:
+                self._apply(moves[self.numbers.index(number)])
                 return True
-            self.say(f"there is no move {number}: the menu runs from 1 to {len(moves)}")
+            self.say(f"there is no move {number}: the menu's numbers run from {min(self.numbers, default=0)} "
+                     f"to {max(self.numbers, default=0)}")
             return False
         if word in ("help", "?"):
             self.echo(HELP.format(example=menu[0] if menu else "done"))
@@ -364,16 +369,24 @@ class Session:
             self._score(seat)
         elif word == "status":
             self._status(seat)
+        elif word == "debug":
+            self._status(seat, raw=True)
         elif word == "rules":
             self._rules(seat, rest, menu)
         elif word == "undo":
             return self._undo(seat)
+        elif word == "redo":
+            return self._redo(seat)
+        elif word == "hint":
+            self._hint(seat)
         elif word == "save":
             self._save(rest or self.save_path or self.default_save())
         elif word in ("quit", "exit"):
             raise Quit(self._stop(None, 0))
         elif word == "explain":
             self._explain(seat, rest)
+        elif word == "preview":
+            self._preview(seat, rest, moves, menu)
         else:
             return self._typed_move(seat, line)
         return False
@@ -390,36 +403,53 @@ class Session:
                 continue
             self._apply(move)
             return True
+        fits = reasons.completions(self.game, self.state, seat, line)
+        if len(fits) == 1:  # the rest of the move is determined: `drop d`
+            self.say(f"`{line}`: {api.move_text(fits[0], self.game)}")
+            self._apply(fits[0])
+            return True
+        if fits:
+            self._several(seat, line, fits)
+            return False
         self.say(self._refusal(seat, line) + "; `moves` lists the legal ones")
         return False
 
+    def _several(self, seat, line, fits):
+        """A move typed in part that several moves fit: list them, with their numbers in the menu."""
+        moves = flow.legal_moves(self.game, self.state, seat)
+        menu = [api.move_text(m, self.game) for m in moves]
+        if len(fits) > MENU_MAX * 2:
+            self.say(f"{len(fits)} moves fit `{line}`, e.g. `{api.move_text(fits[0], self.game)}`: type more of it")
+            return
+        self.say(f"{len(fits)} moves fit `{line}`: type a number, or `preview {line}` to see each on the board")
+        self._menu(moves, menu, among=set(fits))
+
     def _refusal(self, seat, text) -> str:
-        from boardrule.interpreter.scenarios import _refusal
         try:
-            reason = _refusal(self.game, self.state, seat, text)
-        except Exception:  # an explanation is a courtesy: the parse error will do
-            reason = None
+            reason = reasons.refusal(self.game, self.state, seat, text)
+        except (BoardruleError, RuleError, ValueError, KeyError, IndexError, TypeError):
+            reason = None  # an explanation is a courtesy: the parse error will do
         if reason is None:
             try:
                 flow.parse_move(self.game, self.state, seat, text)
                 return "that move is legal"
             except BoardruleError as err:
                 reason = err.diagnostics[0].message
-        if not reason.startswith("`"):
-            reason = f"`{text}` is not a legal move now: {reason}"
-        return reason
+        return f"`{text}`: {reason}"
 
     def _score(self, seat):
+        from boardrule.interpreter.views import scoring_reads_private
         report = api.score_report(self.game, self.state)
-        if self.game.private_vars:  # others' sheets could tell what they hold
+        if scoring_reads_private(self.game):  # others' sheets could tell what they hold
             report = dict(report, players=[p for p in report["players"] if p["seat"] == repr(PLAYERS[seat])])
         self.echo(render_sheets(report).rsplit("\n", 1)[0] + "\n(so far; the game is not over)")
 
-    def _status(self, seat):
-        """Every deck's size and every value this player may see, changed or not."""
+    def _status(self, seat, raw=False):
+        """Every deck's size and every value this player may see, changed or not; `raw`: the game's
+        variables as they are, not the values the pack's status declares (`debug`)."""
         from boardrule.interpreter.views import view
         state = view(self.game, self.state, seat)
-        lines = pictures.notes(self.game, state, every_deck=True)
+        lines = pictures.notes(self.game, state, every_deck=True, viewer=seat, raw=raw)
         self.echo("\n".join(lines) if lines else "  this game keeps no values besides the boards")
 
     def _ruled(self) -> list:
@@ -521,32 +551,103 @@ class Session:
                 flow.legal_moves(self.game, self.state, seat)[0], self.game)) + "`")
             return
         try:
-            flow.parse_move(self.game, self.state, seat, text)
-            self.say(f"`{text}` is legal now")
+            move = flow.parse_move(self.game, self.state, seat, text)
+            self.say(f"`{api.move_text(move, self.game)}` is legal now")
+            return
         except BoardruleError:
+            pass
+        self.say(self._refusal(seat, text))
+        rule = self._rule_refusing(seat, text)
+        if rule:
+            self.say(f"(the rule: {rule})")
+
+    def _rule_refusing(self, seat, text):
+        """The pack's rule that refuses a move, as a designer reads it (flow.explain_illegal)."""
+        from boardrule.interpreter.scenarios import _typed_guess
+        try:
+            move = _typed_guess(self.game, self.state, seat, text)
+            if move.action not in self.state.pending[seat].actions:
+                return None
+            return flow.explain_illegal(self.game, self.state, move)
+        except Exception:  # a move that cannot even be read has no rule to name
+            return None
+
+    def _preview(self, seat, text, moves, menu):
+        """The board as it would be after a move (or each move a text typed in part fits, one after the
+        other), without making it."""
+        if not text:
+            self.say("preview which move? e.g. `preview " + (menu[0] if menu else "MOVE") + "`")
+            return
+        if text.isdigit() and int(text) in self.numbers:
+            fits = [moves[self.numbers.index(int(text))]]
+        else:
+            try:
+                fits = [flow.parse_move(self.game, self.state, seat, text)]
+            except BoardruleError:
+                fits = reasons.completions(self.game, self.state, seat, text)
+        if not fits:
             self.say(self._refusal(seat, text))
+            return
+        for index, move in enumerate(fits, 1):
+            after = flow.preview(self.game, self.state, move)
+            pic = pictures.picture(self.game, after, seat, seats=[seat])
+            number = self.numbers[moves.index(move)] if move in moves else "?"
+            self.echo(f"{number}. {api.move_text(move, self.game)}" +
+                      (f"  ({index} of {len(fits)})" if len(fits) > 1 else ""))
+            self.echo(picture_text(pic, self.color, legend=False, notes=False))
+            if index == len(fits):
+                break
+            answer = self._ask("Enter: the next one; a number: make that move; `q`: stop ")
+            if answer is None or answer.strip().lower() in ("q", "quit", "stop"):
+                break
+            if answer.strip():
+                self.pending_line = answer.strip()
+                break
+        self.echo("(type its number to make a move)")
 
     def _undo(self, seat) -> bool:
-        """Back to this player's last decision, unless a chance step or another player's decision came after it."""
-        for index in range(len(self.history) - 2, -1, -1):
-            earlier = self.history[index]
-            if seat not in earlier.pending or earlier.phase == "over":
-                continue
-            later = self.history[-1].log[len(earlier.log):]
-            if any(entry[0] != "move" or entry[1] != seat for entry in later):
-                break
-            self.history = self.history[:index + 1]
-            self.state = earlier
-            size = len(earlier.log)
-            self.log_done = {v: min(n, size) for v, n in self.log_done.items()}
-            self.held = {v: [i for i in h if i < size] for v, h in self.held.items()}
-            self.shown = None
-            self.say("undone: " + ", ".join(e[2] for e in later if e[0] == "move"))
-            if self.save_path:
-                self._save(self.save_path, quiet=True)
-            return True
-        self.say("nothing to undo: a chance step or another player's decision came after your last move")
-        return False
+        """Back to this player's last decision, across the bots' replies and the steps that came after it."""
+        taken = self.timeline.undo(seat, self.humans)
+        if isinstance(taken, str):
+            self.say(f"nothing to undo: {taken}")
+            return False
+        self._rewound()
+        self.say("undone: " + self._what(taken, seat) + "; `redo` plays it again")
+        return True
+
+    def _redo(self, seat) -> bool:
+        taken = self.timeline.redo(seat)
+        if isinstance(taken, str):
+            self.say(taken)
+            return False
+        self._rewound()
+        self.say("redone: " + self._what(taken, seat))
+        return True
+
+    def _what(self, taken, seat) -> str:
+        """Your moves, and how many of the others' moves and automatic steps went with them."""
+        text = ", ".join(f"`{t}`" for t in taken.own) or "your decision"
+        others = sum(1 for who, _ in taken.moves if who != seat)
+        more = [f"{others} move{'s' if others != 1 else ''} of the other players"] if others else []
+        if taken.chance:
+            more.append(f"{taken.chance} step{'s' if taken.chance != 1 else ''} of chance or passing")
+        return text + (f" (with {' and '.join(more)} after it)" if more else "")
+
+    def _rewound(self):
+        """The screens start again from the state the timeline is at now."""
+        size = len(self.state.log)
+        self.log_done = {v: min(n, size) for v, n in self.log_done.items()}
+        self.held = {v: [i for i in h if i < size] for v, h in self.held.items()}
+        self.shown = None
+        if self.save_path:
+            self._save(self.save_path, quiet=True)
+
+    def _hint(self, seat):
+        move = agents.hint(self.game, self.state, seat, self.seed)
+        if move is None:
+            self.say("no hint here")
+            return
+        self.say(f"hint: `{api.move_text(move, self.game)}` ({agents.HINT_AGENT}'s choice: the best score right after it)")
 
     # ------------------------------------------------------------ saving and stopping
     def default_save(self) -> str:

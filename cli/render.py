@@ -35,7 +35,7 @@ def board_text(grid, board, color=False) -> str:
     """One board of a picture as text."""
     by_pos = {(c.col, c.row): c for c in board.cells}
     letters = [column_letters(x) for x in range(grid.width)]
-    width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [1])
+    width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [board.width])
     lines = ["    " + " ".join(letter.ljust(width) for letter in letters)]
 
     def cell_text(x, y, shown=True):
@@ -72,12 +72,22 @@ def paint(cell, color) -> str:
         if cell.region is not None:
             return click.style(label, fg=ansi256(cell.tint) if cell.tint else "yellow", bold=True)
         return label
+    return click.style(label, **piece_style(cell.shape, cell.color, underline=cell.region is not None))
+
+
+def piece_style(shape, color, underline=False) -> dict:
+    """click styles of a piece: a disc is its label in its colour; a square, diamond or hexagon (a filled
+    shape) is its label on its colour, as in pictures."""
     style = {"bold": True}
-    if cell.region is not None:
+    if underline:
         style["underline"] = True
-    if cell.color:
-        style["fg"] = ansi256(cell.color)
-    return click.style(label, **style)
+    if color and shape != "disc":
+        style["bg"], style["fg"] = ansi256(color), ansi256(pictures.ink_on(color))
+    elif color:
+        style["fg"] = ansi256(color)
+    elif shape != "disc":
+        style["reverse"] = True
+    return style
 
 
 def ansi256(color: str) -> int:
@@ -106,7 +116,9 @@ def legend_text(entries, color=False) -> str:
     groups = {"piece": [], "value": [], "region": []}
     for entry in entries:
         label = entry.label
-        if color and entry.color:
+        if color and entry.what == "piece":
+            label = click.style(label, **piece_style(entry.shape, entry.color))
+        elif color and entry.color:
             label = click.style(label, fg=ansi256(entry.color), bold=True)
         elif color:
             label = click.style(label, bold=True)

@@ -9,11 +9,29 @@ from __future__ import annotations
 
 import attrs
 
-from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, NUM, PLAYER, SHAPE, SYM, STR, Type, item_type,
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIRECTION, NUM, PLAYER, SHAPE, SYM, STR, Type, item_type,
                                  list_of)
 
 CELLS = list_of(CELL)
 GROUPS = list_of(CELLS)
+#: the directions of each kind of grid, clockwise from the top (a hex grid: pointy or flat top)
+DIRECTIONS = {
+    "square": ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"),
+    "pointy": ("northeast", "east", "southeast", "southwest", "west", "northwest"),
+    "flat": ("north", "northeast", "southeast", "south", "southwest", "northwest"),
+}
+DIRECTION_NAMES = DIRECTIONS["square"]  # every name a direction may have
+
+
+def direction_family(kind: str, hex_layout: str | None) -> str:
+    """Which directions a grid has: `square`, or a hex grid's `pointy` or `flat` top.
+
+    >>> direction_family("hex", "pointy-odd"), direction_family("hex", None)
+    ('pointy', 'flat')
+    """
+    if kind != "hex":
+        return "square"
+    return "pointy" if (hex_layout or "").startswith("pointy") else "flat"
 PLAYERS = list_of(PLAYER)
 
 
@@ -53,6 +71,11 @@ FUNCTIONS = {
     "row": sig([CELL], CELLS, "the cells in a cell's row, itself included", optional=1),
     "column": sig([CELL], CELLS, "the cells in a cell's column, itself included", optional=1),
     "opposite_pairs": sig([CELL], GROUPS, "pairs of cells on opposite sides of a cell", optional=1),
+    "step": sig([CELL, DIRECTION, NUM], CELL, "the next cell in a direction (or the cell N steps away), "
+                "or none off the board", optional=1),
+    "ray": sig([CELL, DIRECTION], CELLS, "the cells from a cell (left out) in a direction to the edge, or "
+               "while a condition holds", keywords=(("while", BOOL),)),
+    "between": sig([CELL, CELL], CELLS, "the cells strictly between two cells in a line (none if not in one)"),
     "groups": sig([CELLS], GROUPS, "the connected groups of a list of cells"),
     "border": sig([CELLS], CELLS, "the cells next to a group but not in it"),
     "reaches": sig([CELL, CELLS], BOOL, "whether a path of `via` cells links a cell to one of the targets",
@@ -91,6 +114,7 @@ VALUES = {
     "left": (PLAYER, "the player to my left"),
     "right": (PLAYER, "the player to my right"),
     "kinds": (list_of(SYM), "every piece kind of the pack"),
+    "directions": (list_of(DIRECTION), "every direction of the board's grid, clockwise from the top"),
     "round": (NUM, "the number of the current round, from 1"),
     "edge": (CELLS, "the cells on the edge of the board"),
     "corners": (CELLS, "the cells at the corners of the board's outline (holes inside the board make none)"),

@@ -11,12 +11,12 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
-from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, FUNCTIONS,
+from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.display import check_display
 from boardrule.dsl.symbols import SymbolTable, build_symbols
-from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
+from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIRECTION, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
                                  compatible, item_type, join, list_of)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
@@ -96,7 +96,7 @@ class Checker:
         return actual
 
     def known_names(self, scope: Scope):
-        names = set(scope.locals) | set(VALUES) | self.sym.all_names() | {"it", "self"}
+        names = set(scope.locals) | set(VALUES) | self.sym.all_names() | {"it", "self"} | set(self.sym.directions)
         if scope.it == CELL or scope.self_type == CELL:
             names |= set(CELL_PROPERTIES) | set(self.sym.piece_attributes) | set(self.sym.marks)
             names |= set(self.sym.rules)
@@ -126,6 +126,11 @@ class Checker:
                        f"name the player: `any(p.{node.id} ... for p in players)`" if node.id in self.sym.player_vars
                        else "use `players`, or `for p in players { ... }`")
             return ANY
+        if resolution is None and node.id in DIRECTION_NAMES:
+            self.error("E225", f"this board has no direction `{node.id}`: its directions are "
+                               f"{', '.join(self.sym.directions)}", node,
+                       "a hex grid has six directions, and which six depends on its layout (pointy or flat top)")
+            return DIRECTION
         if resolution is None:
             hint = did_you_mean(node.id, self.known_names(scope))
             removal = self.removed.get(node.id)
@@ -166,6 +171,8 @@ class Checker:
             if found[0][0] == "player_var" and not scope.me:
                 return None, ANY
             return found
+        if name in self.sym.directions:
+            return ("direction", name), DIRECTION
         if name in VALUES:
             if name in ("me", "left", "right", "others") and not scope.me:
                 return None, ANY
@@ -426,7 +433,7 @@ class Checker:
         if not low <= count <= high:
             wanted = str(high) if low == high else f"{low} to {high}"
             self.error("E220", f"`{node.func}` takes {wanted} argument(s), {count} given", node)
-        if count < high and signature.optional and scope.it != CELL and scope.self_type != CELL:
+        if count == 0 and signature.optional and scope.it != CELL and scope.self_type != CELL:
             self.error("E221", f"`{node.func}` without an argument needs a cell to start from (`it` or `self`)", node)
         for arg, expected in zip(node.args, signature.params):
             self.expect(arg, scope, expected, f"argument of `{node.func}`")
@@ -437,7 +444,7 @@ class Checker:
                 self.error("E222", f"`{node.func}` has no option `{kw.name}`", kw,
                            hint)
                 continue
-            inner = scope.with_it(CELL) if kw.name in ("standin", "distinct") else scope
+            inner = scope.with_it(CELL) if kw.name in ("standin", "distinct", "while") else scope
             self.expect(kw.value, inner, keywords[kw.name], f"option `{kw.name}`")
         return signature.result
 
@@ -698,6 +705,17 @@ def check_pack(model, bag, removed=()) -> Checked:
         checker.expr(model.verdict, top)
     if model.evaluate is not None:
         checker.expect(model.evaluate, top, NUM, "`evaluate` (the agents' hint)")
+    for entry in model.status:  # shared values: no player is meant
+        if entry.expr is not None:
+            checker.expr(entry.expr, Scope({}, me=False))
+    for entry in model.player_status:  # each player's, for that player (`me`)
+        if entry.expr is not None:
+            checker.expr(entry.expr, top)
+    terms = [t.name for t in model.scoring]
+    for name, _, span in model.rulebook.scoring:
+        if name not in terms:
+            bag.error("E011", f"`doc.scoring` names `{name}`, which is not a scoring term", span,
+                      hint=did_you_mean(name, terms) or "its keys are the names of the `scoring:` terms")
     check_display(model, symbols, bag)
     return checker.out
 
@@ -751,6 +769,7 @@ def _check_pieces(checker: Checker, model) -> None:
             checker.expect(piece.score, scope, NUM, f"the score of `{piece.name}`")
         if piece.place is not None:
             checker.expect(piece.place, scope, BOOL, f"the placement rule of `{piece.name}`")
+        _check_why(checker, piece.place_why, scope)
         for name, mark in piece.marks.items():
             if mark is not None:
                 checker.expr(mark, attrs.evolve(scope, in_marks=True))
@@ -780,9 +799,21 @@ def _check_actions(checker: Checker, model) -> None:
             if not t.is_list and t != ANY:
                 checker.error("E212", f"parameter `{name}` must range over a list, but this is a {t}", domain)
             scope = scope.bind(name, item_type(t))
+            _check_why(checker, action.param_whys.get(name), scope)  # the refused value is bound to `name`
         if action.when is not None:
             checker.expect(action.when, scope, BOOL, f"the condition of action `{action.name}`")
+        for _, why in action.when_parts:
+            _check_why(checker, why, scope)
         checker.block(action.effect, scope)
+
+
+def _check_why(checker: Checker, why, scope) -> None:
+    """The expressions in braces of a reason (`why:`), in the scope of the rule it explains."""
+    if why is None:
+        return
+    for part in why.parts:
+        if not isinstance(part, str):
+            checker.expr(part, scope)
 
 
 def _check_flow(checker: Checker, model) -> None:

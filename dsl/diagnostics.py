@@ -265,10 +265,20 @@ def did_you_mean(name: str, candidates: Iterable[object]) -> str | None:
     >>> did_you_mean("emptyy", ["empty", "any", "adjacent"])
     'did you mean `empty`?'
     """
+    best = closest(name, candidates)
+    return f"did you mean `{best}`?" if best else None
+
+
+def closest(name: str, candidates: Iterable[object]) -> str | None:
+    """The candidate a misspelt name most likely means, or None when nothing is close.
+
+    >>> closest("peices", ["pieces", "board"])
+    'pieces'
+    """
     pool = sorted({str(c) for c in candidates} - {name})
     folded = [c for c in pool if c.lower() == name.lower()]
     best = folded or difflib.get_close_matches(name, pool, n=1, cutoff=0.75)
-    return f"did you mean `{best[0]}`?" if best else None
+    return best[0] if best else None
 
 
 class _Palette:

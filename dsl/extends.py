@@ -54,7 +54,7 @@ MAX_EXTENDS_DEPTH = 16
 _RESERVED = ("extends", "remove", "override")
 #: Sections made of named entries: an entry of these may say ``override: true``.
 ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "vars", "player_vars", "dice",
-                  "decks", "actions", "scoring")
+                  "decks", "actions", "scoring", "status", "player_status")
 
 
 @attrs.frozen
@@ -324,7 +324,7 @@ def _base_step(item: Node, named: dict, bag: DiagnosticBag) -> Node:
 
 
 #: fields of a settings section whose mappings are named entries: they merge by key too
-NAMED_FIELDS = {("board", "regions")}
+NAMED_FIELDS = {("board", "regions"), ("doc", "scoring")}
 
 
 def _merge_section(base: MapNode, child: MapNode, overridden: list, shadows: list | None = None,

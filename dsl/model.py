@@ -39,6 +39,16 @@ class OptionDef:
 
 
 @attrs.frozen
+class Why:
+    """A reason told to a player when a rule refuses a move (`why:`): literal text and, in braces,
+    expressions worked out when it is told (`{object} goes next to a {object.basic} Block`)."""
+
+    text: str
+    parts: tuple  # str, or an ast expression for each `{...}`
+    span: Any
+
+
+@attrs.frozen
 class PieceDef:
     name: str
     symbol: str
@@ -51,6 +61,8 @@ class PieceDef:
     triggers: tuple  # (event name, statements) run for each piece of this kind
     span: Any
     rules: dict = attrs.field(factory=dict)  # rule name -> ast expr, read on a cell holding the piece
+    place_why: Any = None  # Why: the reason told when the placement rule refuses a cell
+    doc: str = ""  # what the piece is, for the players' rulebook
 
 
 @attrs.frozen
@@ -106,6 +118,9 @@ class ActionDef:
     effect: tuple  # statements
     label: Optional[str]
     span: Any
+    param_whys: dict = attrs.field(factory=dict)  # parameter name -> Why: the reason a value is refused
+    when_parts: tuple = ()  # (ast expr, Why or None): the conditions `when` is made of, each with its reason
+    doc: str = ""  # what the action does, for the players' rulebook
 
 
 @attrs.frozen
@@ -156,6 +171,16 @@ class TestDef:
 
 
 @attrs.frozen
+class RulebookDoc:
+    """The top-level `doc:` mapping: the texts of the players' rulebook (`boardrule rules --for players`)."""
+    components: str = ""
+    setup: str = ""
+    round: str = ""
+    end: str = ""
+    scoring: tuple = ()  # (scoring term, text, span of its key)
+
+
+@attrs.frozen
 class PackModel:
     game: GameInfo
     options: tuple
@@ -176,15 +201,19 @@ class PackModel:
     tests: tuple
     files: tuple
     display: dict = attrs.field(factory=dict)  # name -> dsl.display.DisplayDef: how pieces look
+    status: tuple = ()  # ScoreTerm-like (label, expr, span): the shared values a player's screen shows
+    player_status: tuple = ()  # (label, expr, span): each player's values on the screen, for that player
+    rulebook: RulebookDoc = attrs.field(factory=RulebookDoc)  # the players' rulebook texts (`doc:`)
     inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
     evaluate: Any = None  # ast expr or None: what agents add to a position's value for `me` (a hint)
+    unknown_keys: tuple = ()  # spans of unknown top-level keys (E011): the rest is checked all the same
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
 
 SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
             "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "evaluate", "tests", "doc",
-            "display")
+            "display", "status", "player_status")
 
 
 class Reader:

@@ -57,7 +57,8 @@ def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None 
 def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     bag = DiagnosticBag()
     model = read_pack(tree.root, bag, tree.files, tree.inherited_tests)
-    _raise_pointing_home(bag, tree, sources)
+    if not _only_unknown_sections(bag, model):  # an unknown top-level key alone: the rest is checked too
+        _raise_pointing_home(bag, tree, sources)
     try:
         checked = check_pack(model, bag, tree.removed)
     except RecursionError:
@@ -66,6 +67,11 @@ def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     _raise_pointing_home(bag, tree, sources)
     warnings = tree.warnings + tuple(d for d in bag.sorted() if d.severity == "warning")
     return Pack(model, checked, tree, content_hash, sources, warnings)
+
+
+def _only_unknown_sections(bag: DiagnosticBag, model) -> bool:
+    unknown = set(model.unknown_keys)
+    return all(d.code == "E011" and d.span in unknown for d in bag.diagnostics if d.severity == "error")
 
 
 HOME_NOTES = 3  # the extension's own changes named under an error found in a base pack

@@ -6,9 +6,11 @@ from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
 from boardrule.dsl.display import read_display
 import re
 
-from boardrule.dsl.diagnostics import Span, did_you_mean
+from boardrule.dsl.diagnostics import PackError, Span, closest, did_you_mean
+from boardrule.dsl.parser import parse_fragment
 
-from boardrule.dsl.model import (SECTIONS, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
+from boardrule.dsl import ast
+from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
                                  OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
                                  TestDef, VarDef)
 
@@ -18,13 +20,29 @@ MAX_ROUNDS = 10_000  # what `max_rounds` may say at most
 MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/effects.py)
 
 
+def _misspelt_sections(root: MapNode) -> dict:
+    """section -> node of an unknown top-level key that is close to a section the pack lacks
+    (`peices:`): read as that section, so that the rest of the pack is checked as meant
+    (the unknown key is an error all the same)."""
+    found = {}
+    for key, node in root.entries:
+        if key.value in SECTIONS or not isinstance(key.value, str):
+            continue
+        meant = closest(key.value, SECTIONS)
+        if meant is not None and meant not in root and meant not in found:
+            found[meant] = node
+    return found
+
+
 def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
     """Read a merged pack tree into a PackModel; problems go into `bag`. `inherited_tests`
     are the YAML mappings of the tests of the packs it extends (PackTree.inherited_tests)."""
     r = Reader(bag)
     root = r.mapping(root, "a pack", SECTIONS)
-    get = root.get
+    misspelt = _misspelt_sections(root)
+    get = lambda name: root.get(name) if name in root else misspelt.get(name)  # noqa: E731
     return PackModel(
+        unknown_keys=tuple(key.span for key, _ in root.entries if key.value not in SECTIONS),
         game=read_game(r, get("game"), root.span),
         options=read_options(r, get("options")),
         symbols=read_symbols(r, get("symbols")),
@@ -45,6 +63,9 @@ def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
         tests=read_tests(r, get("tests")),
         files=tuple(files),
         display=read_display(r, get("display")),
+        status=read_scoring(r, get("status"), "status"),
+        player_status=read_scoring(r, get("player_status"), "player_status"),
+        rulebook=read_rulebook(r, get("doc")),
         inherited_tests=read_tests(r, SeqNode(tuple(inherited_tests), root.span)) if inherited_tests else (),
     )
 
@@ -107,7 +128,7 @@ def read_symbols(r: Reader, node) -> dict:
 
 
 PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc")
-
+MAX_WHY = 300  # characters of a reason: a player reads it in one line
 
 
 def _read_triggers(r: Reader, m) -> tuple:
@@ -125,6 +146,7 @@ def _read_triggers(r: Reader, m) -> tuple:
             key = "on"
     return tuple((str(k.value), r.effect(v, f"trigger `{k.value}`")) for k, v in _entries(r, m.get(key), key))
 
+
 def read_pieces(r: Reader, node) -> tuple:
     pieces = []
     for key, value in _entries(r, node, "pieces"):
@@ -140,13 +162,14 @@ def read_pieces(r: Reader, node) -> tuple:
         marks = {str(k.value): r.expr(v, f"mark `{k.value}`") for k, v in _entries(r, m.get("marks"), "marks")}
         rules = {str(k.value): r.expr(v, f"rule `{k.value}`") for k, v in _entries(r, m.get("rules"), "rules")}
         variable = tuple(str(r.text(v, "an attribute name")) for v in r.sequence(m.get("variable"), "variable"))
+        place, place_why = read_condition(r, m.get("place"), "place", "the placement rule")
         pieces.append(PieceDef(
             name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
             attributes=attributes, variable=variable, score=r.expr(m.get("score"), "score"),
             score_label=r.text(m.get("label"), "label", str(key.value)), marks=marks,
-            place=r.expr(m.get("place"), "place"),
+            place=place,
             triggers=_read_triggers(r, m),
-            span=key.span, rules=rules))
+            span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or ""))
     return tuple(pieces)
 
 
@@ -248,12 +271,117 @@ def read_decks(r: Reader, node) -> tuple:
 def read_actions(r: Reader, node) -> tuple:
     actions = []
     for key, value in _entries(r, node, "actions"):
-        m = r.mapping(value, f"action `{key.value}`", ("params", "when", "effect", "label", "doc"))
-        params = tuple((str(k.value), r.expr(v, f"parameter `{k.value}`"))
-                       for k, v in _entries(r, m.get("params"), "params"))
-        actions.append(ActionDef(str(key.value), params, r.expr(m.get("when"), "when"),
-                                 r.effect(m.get("effect"), "effect"), r.text(m.get("label"), "label"), key.span))
+        m = r.mapping(value, f"action `{key.value}`", ("params", "when", "why", "effect", "label", "doc"))
+        params, whys = [], {}
+        for k, v in _entries(r, m.get("params"), "params"):
+            domain, why = read_domain(r, v, f"parameter `{k.value}`")
+            params.append((str(k.value), domain))
+            if why is not None:
+                whys[str(k.value)] = why
+        when, parts = read_when(r, m.get("when"), m.get("why"))
+        actions.append(ActionDef(str(key.value), tuple(params), when,
+                                 r.effect(m.get("effect"), "effect"), r.text(m.get("label"), "label"), key.span,
+                                 param_whys=whys, when_parts=parts, doc=r.text(m.get("doc"), "doc", "") or ""))
     return tuple(actions)
+
+
+def read_why(r: Reader, node, what: str):
+    """A reason told to players (`why:`): text, with expressions in braces (`{cell}`; `{{` is a brace)."""
+    if node is None:
+        return None
+    text = r.text(node, f"the reason (`why`) of {what}")
+    if text is None:
+        return None
+    if len(text) > MAX_WHY:
+        r.bag.error("E024", f"a reason is one short line for a player, not {len(text)} characters "
+                    f"(at most {MAX_WHY})", node.span)
+        return None
+    parts, literal, index = [], "", 0
+    while index < len(text):
+        char = text[index]
+        if text.startswith("{{", index) or text.startswith("}}", index):
+            literal += char
+            index += 2
+            continue
+        if char == "}":
+            r.bag.error("E024", "a `}` without its `{` in a reason; write `}}` for a brace", _within(node, index))
+            return None
+        if char != "{":
+            literal += char
+            index += 1
+            continue
+        end = text.find("}", index)
+        if end < 0:
+            r.bag.error("E024", "a `{` without its `}` in a reason; write `{{` for a brace", _within(node, index))
+            return None
+        if literal:
+            parts.append(literal)
+            literal = ""
+        start = index + 1
+        try:
+            locate = (lambda a, b, start=start: node.span_of(start + a, start + b)) \
+                if hasattr(node, "span_of") else None
+            parts.append(parse_fragment(text[start:end], "expr", locate))
+        except PackError as err:
+            for diag in err.diagnostics:
+                r.bag.add(diag)
+            return None
+        index = end + 1
+    if literal:
+        parts.append(literal)
+    return Why(text, tuple(parts), node.span)
+
+
+def _within(node, offset):
+    return node.span_of(offset, offset + 1) if hasattr(node, "span_of") else node.span
+
+
+def read_domain(r: Reader, node, what: str):
+    """A parameter: `EXPR` (the list it is chosen from), or `{in: EXPR, why: TEXT}` with the reason told
+    when a value is not in it."""
+    if isinstance(node, MapNode):
+        m = r.mapping(node, what, ("in", "why"))
+        if m.get("in") is None:
+            r.bag.error("E015", f"{what} written as a mapping needs `in:`, the list it is chosen from", m.span)
+        return r.expr(m.get("in"), what), read_why(r, m.get("why"), what)
+    return r.expr(node, what), None
+
+
+def read_condition(r: Reader, node, key: str, what: str):
+    """A condition: `EXPR`, or `{if: EXPR, why: TEXT}` with the reason told when it fails."""
+    if isinstance(node, MapNode):
+        m = r.mapping(node, f"`{key}`", ("if", "why"))
+        if m.get("if") is None:
+            r.bag.error("E015", f"`{key}` written as a mapping needs `if:`, the condition", m.span)
+        return r.expr(m.get("if"), what), read_why(r, m.get("why"), what)
+    return r.expr(node, key), None
+
+
+def read_when(r: Reader, node, why_node):
+    """`when:` as one condition (with `why:` beside it), or as a list of conditions that must all hold,
+    each `EXPR` or `{if: EXPR, why: TEXT}`: (the condition as one expression, its parts with their reasons)."""
+    if isinstance(node, SeqNode):
+        if why_node is not None:
+            r.bag.error("E015", "`why:` beside a list of conditions: give each condition its own "
+                        "(`- {if: ..., why: ...}`)", why_node.span)
+        parts = [read_condition(r, item, "when", "a condition of `when`") for item in node.items]
+        parts = [(expr, why) for expr, why in parts if expr is not None]
+        if not parts:
+            return None, ()
+        combined = parts[0][0]
+        for expr, _ in parts[1:]:
+            combined = ast.BinOp("and", combined, expr, combined.span)
+        return combined, tuple(parts)
+    if isinstance(node, MapNode):
+        expr, why = read_condition(r, node, "when", "the condition `when`")
+    else:
+        expr, why = r.expr(node, "when"), None
+    if why_node is not None:
+        if why is not None:
+            r.bag.error("E015", "two reasons for one `when:`: keep the one inside it or the one beside it",
+                        why_node.span)
+        why = read_why(r, why_node, "the condition `when`")
+    return expr, (((expr, why),) if expr is not None else ())
 
 
 STEP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -334,9 +462,26 @@ def read_flow(r: Reader, node, span) -> FlowDef:
                    tuple(r.expr(n, "a ranking term") for n in r.sequence(m.get("ranking"), "ranking")), m.span)
 
 
-def read_scoring(r: Reader, node) -> tuple:
-    return tuple(ScoreTerm(str(k.value), r.expr(v, f"scoring `{k.value}`"), k.span)
-                 for k, v in _entries(r, node, "scoring"))
+def read_scoring(r: Reader, node, section: str = "scoring") -> tuple:
+    """`LABEL: EXPR` entries: the scoring terms, or the values a player's screen shows (status)."""
+    return tuple(ScoreTerm(str(k.value), r.expr(v, f"{section} `{k.value}`"), k.span)
+                 for k, v in _entries(r, node, section))
+
+
+RULEBOOK_KEYS = ("components", "setup", "round", "end", "scoring")
+
+
+def read_rulebook(r: Reader, node) -> RulebookDoc:
+    """The top-level `doc:`: a note (text), or the texts of the players' rulebook (a mapping)."""
+    if node is None or isinstance(node, ScalarNode):
+        if node is not None:
+            r.text(node, "doc")
+        return RulebookDoc()
+    m = r.mapping(node, "doc", RULEBOOK_KEYS)
+    texts = {key: (r.text(m.get(key), f"doc.{key}", "") or "").strip() for key in RULEBOOK_KEYS[:-1]}
+    scoring = tuple((str(k.value), (r.text(v, f"doc.scoring `{k.value}`", "") or "").strip(), k.span)
+                    for k, v in _entries(r, m.get("scoring"), "doc.scoring"))
+    return RulebookDoc(**texts, scoring=scoring)
 
 
 EXPECT_SHAPES = {"score": "seats", "terms": "seats", "legal": "seats", "illegal": "seats", "verdict": "seats",

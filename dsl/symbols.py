@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE
+from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE, DIRECTIONS, direction_family
 from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of
 
 RESERVED = {"it", "self", "me"}
@@ -17,6 +17,7 @@ RESERVED = {"it", "self", "me"}
 @attrs.define
 class SymbolTable:
     kinds: dict = attrs.field(factory=dict)
+    directions: tuple = ()  # the names of the board's directions (builtins.DIRECTIONS)
     piece_attributes: dict = attrs.field(factory=dict)  # name -> Type
     marks: set = attrs.field(factory=set)
     rules: dict = attrs.field(factory=dict)  # rule name -> ((piece kind, expr), ...): the kinds' own rules
@@ -92,6 +93,9 @@ def _attribute_type(value, shapes) -> object:
 def build_symbols(model, bag) -> SymbolTable:
     """Collect the declarations of a pack model into a SymbolTable."""
     t = SymbolTable()
+    grid = model.board.grid if model.board is not None else None
+    if grid is not None:
+        t.directions = DIRECTIONS[direction_family(grid.kind, grid.layout)]
     for shape in model.shapes:
         if _declare(t, bag, shape.name, "shape", shape.span):
             (t.families if shape.family is not None else t.shapes)[shape.name] = shape

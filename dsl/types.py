@@ -40,6 +40,7 @@ SHAPE = Type("shape")
 DECK = Type("deck")
 DIE = Type("die")
 EVENT = Type("event")
+DIRECTION = Type("direction")
 NONE = Type("none")
 ANY = Type("any")
 

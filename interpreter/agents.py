@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from boardrule.dsl.diagnostics import UsageError, did_you_mean
+from boardrule.dsl.diagnostics import BoardruleError, UsageError, did_you_mean
 from boardrule.interpreter import evaluation, flow
 from boardrule.interpreter.values import RuleError
 
@@ -100,6 +100,40 @@ def make_agent(name: str, seed: int = 0):
     if settings:
         raise UsageError(f"agent `{base}` takes no settings (`{name}`)", code="E005")
     return AGENTS[base](seed)
+
+
+def position_seed(seed: int, seat: int, state) -> int:
+    """The seed of one decision of a bot: from the game's seed, the bot's seat and how far the game is.
+
+    A bot seeded afresh by `decide` answers the same position the same way, however it was
+    reached: after an undo, the same move gets the same reply."""
+    return (seed * 1_000_003 + seat * 7_919 + len(state.log) * 104_729 + state.steps_run) % (1 << 62)
+
+
+def decide(agent, game, state, seat, moves, seed: int):
+    """The move `agent` makes in `state` for `seat`, its generator seeded for this position first
+    (`position_seed`); an agent without a generator of its own (`rng`) is asked as it is."""
+    if isinstance(getattr(agent, "rng", None), random.Random):
+        agent.rng = random.Random(position_seed(seed, seat, state))
+    return agent(game, state, seat, moves)
+
+
+HINT_AGENT = "greedy"  # the strongest agent quick enough to answer at a player's prompt
+
+
+def hint(game, state, seat, seed: int = 0):
+    """The move the hint agent (`HINT_AGENT`) would make for `seat`, judged on what `seat` may see
+    (views.view: nothing secret goes into the hint), or None when it has none to give."""
+    from boardrule.interpreter.values import RuleError
+    from boardrule.interpreter.views import view
+    seen = view(game, state, seat)
+    try:
+        moves = flow.legal_moves(game, seen, seat)
+        if not moves:
+            return None
+        return decide(make_agent(HINT_AGENT), game, seen, seat, moves, seed)
+    except (RuleError, BoardruleError, ValueError, TypeError, KeyError, IndexError):
+        return None  # a rule that needs what this player cannot see: no hint rather than a leak
 
 
 def play_out(game, state, agents: dict):

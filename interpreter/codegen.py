@@ -2,12 +2,17 @@
 
 A rule's expression becomes one function `rule(ctx)` whose body is the whole
 expression written out: arithmetic, comparisons, boolean logic, conditions,
-membership and the names that read the context or the state, with no call
-between them. A node this generator does not write yet (an aggregate, a
-function, an attribute...) is compiled by the closure compiler (exprs.py) and
-called from the generated code as one of its constants: so every rule runs,
-and the generated share grows node kind by node kind. Each node kind is
-generated one way, here; no fast path lives in this module.
+membership, the names that read the context or the state, filters and
+aggregates (as Python comprehensions whose element, `it`, is a local of the
+generated code), the properties of cells and the cell tables
+(`adjacent`, `column(c)`...), and the uses of definitions. A node this
+generator does not write yet (a chart, a shape function...) is compiled by
+the closure compiler (exprs.py) and called from the generated code as one of
+its constants; inside a filter, with the context's `it` set to the local one
+first. So every rule runs, and the generated share grows node kind by node
+kind. Each node kind is generated one way, here or in codegen_loops.py
+(filters, aggregates, cells and definitions); no fast path lives in these
+modules.
 
 Everything the generator makes is a Python syntax tree built from the checked
 tree: pack names enter only as typed constants (a variable's name is a
@@ -24,16 +29,19 @@ node (the reference evaluator checks both, tests/test_reference.py).
 from __future__ import annotations
 
 import ast as py
+import operator
 
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.types import NUM
 from boardrule.interpreter import pycode
+from boardrule.interpreter.codegen_loops import HELPERS, LoopGeneration
 from boardrule.interpreter.values import RuleError
 
 #: the node kinds written out here; any other is called as a compiled closure
-GENERATED = frozenset({"Number", "String", "Name", "BinOp", "Not", "Negate", "Conditional", "Member"})
+GENERATED = frozenset({"Number", "String", "Name", "BinOp", "Not", "Negate", "Conditional", "Member", "Where",
+                       "Call", "Attribute"})
 #: a root worth a function of its own: a node that combines others (a lone name stays a closure)
-ROOTS = frozenset({"BinOp", "Not", "Negate", "Conditional", "Member"})
+ROOTS = frozenset({"BinOp", "Not", "Negate", "Conditional", "Member", "Where", "Call", "Attribute"})
 _ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
 _ORDERED = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
 _CONSTANT_NAMES = {("value", "true"): True, ("value", "false"): False, ("value", "none"): None}
@@ -67,13 +75,16 @@ def _remainder(dividend, divisor, span):
     return dividend % divisor
 
 
-class RuleFunction:
-    """The generation of one rule: its expression, its constants and its temporaries."""
+class RuleFunction(LoopGeneration):
+    """The generation of one rule: its expression, its constants, its temporaries and its loops."""
 
     def __init__(self, compiler):
         self.compiler = compiler
-        self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder}
+        self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder, **HELPERS}
         self.temporaries = 0
+        self.scopes = []  # the loops being generated, innermost last (codegen_loops.Scope)
+        self.iterables = 0  # > 0 while generating what a loop runs over
+        self.locals = {}  # parameter -> (its value, sure to be a cell) of a definition written out here
 
     def constant(self, value, prefix="k") -> py.Name:
         """A value (a closure, a span) the generated code reads by a generated name."""
@@ -81,9 +92,9 @@ class RuleFunction:
         self.constants[name] = value
         return _load(name)
 
-    def temporary(self) -> str:
+    def temporary(self, prefix="t") -> str:
         self.temporaries += 1
-        return f"t{self.temporaries}"
+        return f"{prefix}{self.temporaries}"
 
     # ------------------------------------------------------------------ nodes
     def expr(self, node) -> py.expr:
@@ -94,7 +105,7 @@ class RuleFunction:
 
     def fallback(self, node) -> py.expr:
         """A node this module does not write: its closure, called with the context."""
-        return py.Call(func=self.constant(self.compiler.compile_closure(node)), args=[_load("ctx")], keywords=[])
+        return self.closure_call(self.compiler.compile_closure(node), node)
 
     def g_Number(self, node):
         return py.Constant(node.value)
@@ -105,17 +116,21 @@ class RuleFunction:
         compiler = self.compiler
         resolution = compiler.resolved[node]
         ctx = _load("ctx")
-        if compiler.reads_it(node):
-            return _attr(ctx, "it")
+        if compiler.reads_it(node):  # a parameter read as `it` is never inside a loop (exprs._parameter_reads)
+            return self.it_value()
         kind, detail = resolution
+        if kind in ("prop", "relative"):
+            inline = self.bare_cell_name(node, kind, detail)
+            return self.fallback(node) if inline is None else inline
         if resolution in _CONSTANT_NAMES:
             return py.Constant(_CONSTANT_NAMES[resolution])
         if kind == "self":
             return _attr(ctx, "self_")
-        if kind == "symbol":
+        if kind in ("symbol", "direction"):  # a direction is its name (directions.py)
             return py.Constant(detail)
         if kind == "local":
-            return _item(_attr(ctx, "env"), detail)
+            value = self.local_value(detail)
+            return _item(_attr(ctx, "env"), detail) if value is None else value
         if kind == "global":
             return _item(_attr(_attr(ctx, "state"), "vars"), detail)
         if kind == "player_var":
@@ -144,7 +159,7 @@ class RuleFunction:
     def arithmetic(self, node):
         """`+ - *`; a number out of the range of numbers (dsl/limits.py) stops the rule."""
         value = py.BinOp(left=self.expr(node.left), op=_ARITHMETIC[node.op](), right=self.expr(node.right))
-        if self.compiler.types.get(node) != NUM:
+        if self.compiler.types.get(node) != NUM or self.iterables:  # no `:=` in a loop's iterable
             return self.bounded_any(value, node)  # lists are added too: only a number is bounded
         name = self.temporary()
         held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=value)
@@ -158,6 +173,9 @@ class RuleFunction:
 
     def ordered(self, node):
         """`< <= > >=`: `none` is not ordered, so a missing value never compares (False)."""
+        if self.iterables:  # Python allows no `:=` in a loop's iterable: a helper holds the two sides
+            return py.Call(func=self.constant(_ORDERED_HELPERS[node.op]),
+                           args=[self.expr(node.left), self.expr(node.right)], keywords=[])
         left, right = self.temporary(), self.temporary()
         held_left = py.NamedExpr(target=py.Name(id=left, ctx=py.Store()), value=self.expr(node.left))
         held_right = py.NamedExpr(target=py.Name(id=right, ctx=py.Store()), value=self.expr(node.right))
@@ -181,6 +199,16 @@ class RuleFunction:
         return py.Compare(left=self.expr(node.item), ops=[op], comparators=[self.expr(node.container)])
 
 
+def _ordered_helper(compare):
+    def ordered(left, right):
+        return False if left is None or right is None else compare(left, right)
+    return ordered
+
+
+_ORDERED_HELPERS = {op: _ordered_helper(compare) for op, compare in
+                    (("<", operator.lt), ("<=", operator.le), (">", operator.gt), (">=", operator.ge))}
+
+
 def _bounded_value(value, span):
     if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise RuleError(out_of_range_message(str(value)), span)
@@ -190,5 +218,14 @@ def _bounded_value(value, span):
 def generate(compiler, node):
     """`ctx -> value` for `node`, generated as one function (see the module's docstring)."""
     rule = RuleFunction(compiler)
-    body = [py.Return(value=rule.expr(node))]
+    value = rule.expr(node)
+    if _closure_alone(value):  # nothing written out: the closure itself, without a frame around it
+        return rule.constants[value.func.id]
+    body = [py.Return(value=value)]
     return pycode.make_function("rule", ["ctx"], body, rule.constants)
+
+
+def _closure_alone(value) -> bool:
+    """True when generated code would only call one closure with the context."""
+    return (isinstance(value, py.Call) and isinstance(value.func, py.Name) and value.func.id.startswith("k")
+            and len(value.args) == 1 and isinstance(value.args[0], py.Name) and value.args[0].id == "ctx")

@@ -37,6 +37,7 @@ class ExprCompiler:
         # so compiling grows with the pack, not with the paths through its definitions
         self._bodies: dict = {}
         self._fixed: dict = {}
+        self.reads_it_of: dict = {}  # definition -> whether its body reads the caller's `it` (codegen_loops)
 
     def reads_it(self, node) -> bool:
         """True when `node` is `it`, or a definition's parameter given `it` and read as it."""
@@ -147,6 +148,8 @@ class ExprCompiler:
 
     def name_symbol(self, name, node):
         return lambda ctx: name
+
+    name_direction = name_symbol  # a direction is its name (directions.py)
 
     def name_define(self, name, node):
         return self._whole_definition(name)
@@ -411,19 +414,34 @@ class ExprCompiler:
         kwargs = {k.name: k for k in node.kwargs}
         return functions.compile_function(self, name, node, args, kwargs)
 
-    def _define_call(self, node, name):
+    def inlinable(self, name) -> bool:
+        """True for a definition with parameters whose body may be written out at each use: it is
+        charged nothing per use (it uses at most one other definition, see _calls_definitions)."""
+        define = self.game.defines[name]
+        return bool(define.params) and not _calls_definitions(define.body, self.resolved)
+
+    def definition_use(self, node, name):
+        """How a use of a definition with parameters runs: `(None, body)` when its one parameter
+        is given `it` and read as `it` in place (the body reads the context's `it`), else
+        `(params, body)`, the body reading its parameters as locals."""
         define = self.game.defines[name]
         params = define.params
-        if not params:
-            return self._whole_definition(name)
         if len(params) == 1 and self.reads_it(node.args[0]):
             # `has_fort(it)`: where nothing in between gives `it` another value, the
             # parameter is `it` itself, read in place, without binding a local
             reads = _parameter_reads(define.body, params[0], self.resolved)
             if reads is not None:
-                return self._definition_body(name, reads)
+                return None, self._definition_body(name, reads)
+        return params, self._definition_body(name, frozenset())
+
+    def _define_call(self, node, name):
+        params = self.game.defines[name].params
+        if not params:
+            return self._whole_definition(name)
+        params, body = self.definition_use(node, name)
+        if params is None:
+            return body
         args = [self.compile(a) for a in node.args]
-        body = self._definition_body(name, frozenset())
         if len(params) == 1:
             return _one_parameter_call(params[0], args[0], body)
 

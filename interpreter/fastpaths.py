@@ -424,14 +424,15 @@ def whole_board(compiler, node):
     return None
 
 
-def cell_filter(compiler, node):
-    """`cells where kind == x` and the like without a closure call per cell, or None."""
+def cell_filter(compiler, node, split=True):
+    """`cells where kind == x` and the like without a closure call per cell, or None; `split`:
+    also `A and B` with A such a test, B run only where A leaves the answer open."""
     if compiler.types.get(node.source) != CELLS:
         return None
     condition = cell_condition(compiler, node.condition)
     if condition is not None:
         return _scan_charged(_filter(compiler, node.source, condition), compiler.game, node.span)
-    return _prefiltered(compiler, node) or _placeable(compiler, node)
+    return (_prefiltered(compiler, node) if split else None) or _placeable(compiler, node)
 
 
 def _scan_charged(scan, game, span):

@@ -436,7 +436,8 @@ def explain_illegal(game, state, move) -> str:
                     + (": " + "; ".join(why) if why else ""))
         ctx.env[name] = value
     if action.when is not None and not action.when(ctx):
-        return f"the condition of `{action.name}` fails: `when: {_source(game, action.when_node)}`"
+        failing = next((node for check, node, _ in action.when_parts if not check(ctx)), action.when_node)
+        return f"the condition of `{action.name}` fails: `when: {_source(game, failing)}`"
     return "this answer is not one of the options of the choice being made"
 
 

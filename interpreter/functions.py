@@ -11,7 +11,7 @@ import itertools
 import operator
 
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
-from boardrule.interpreter import fastpaths
+from boardrule.interpreter import directions, fastpaths
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
@@ -69,10 +69,11 @@ _CELL_READERS = {
     "owner": _owner,
     "empty": lambda ctx, cell: _kind(ctx, cell) is None,
     "occupied": lambda ctx, cell: _kind(ctx, cell) is not None,
-    "name": lambda ctx, cell: ctx.game.grid.name(cell & CELL_MASK),
-    "x": lambda ctx, cell: ctx.game.grid.col(cell & CELL_MASK),
-    "y": lambda ctx, cell: ctx.game.grid.row(cell & CELL_MASK),
-    "order": lambda ctx, cell: cell & CELL_MASK,  # a grid numbers its cells in reading order (geometry.py)
+    "name": lambda ctx, cell: None if cell is None else ctx.game.grid.name(cell & CELL_MASK),
+    "x": lambda ctx, cell: None if cell is None else ctx.game.grid.col(cell & CELL_MASK),
+    "y": lambda ctx, cell: None if cell is None else ctx.game.grid.row(cell & CELL_MASK),
+    # a grid numbers its cells in reading order (geometry.py)
+    "order": lambda ctx, cell: None if cell is None else cell & CELL_MASK,
 }
 
 def rule_reader(game, name, span=None):
@@ -209,6 +210,7 @@ VALUE_READERS = {
     "left": lambda game: (lambda ctx: left_of(ctx, ctx.me)),
     "right": lambda game: (lambda ctx: right_of(ctx, ctx.me)),
     "kinds": lambda game: (lambda ctx: game.kind_names),
+    "directions": lambda game: (lambda ctx: game.direction_names),
     "round": lambda game: (lambda ctx: ctx.state.round),
     "edge": lambda game: (lambda ctx: game.regions["edge"][ctx.board]),
     "corners": lambda game: (lambda ctx: game.regions["corners"][ctx.board]),
@@ -331,6 +333,7 @@ def _aggregate(compiler, node, pairwise):
             return lambda ctx: fold(source(ctx))
         return lambda ctx: _fold(name, source(ctx), None)
     body, span, cost = compiler.compile(node.args[1]), node.span, weight(node.args[1])
+    settles = _SETTLING.get(name)
 
     def f(ctx):
         saved = ctx.it
@@ -340,31 +343,45 @@ def _aggregate(compiler, node, pairwise):
         if meter.left < 0:
             meter.over(span)
         values = []
-        for element in elements:
-            ctx.it = element
-            values.append(body(ctx))
+        if settles is None:
+            for element in elements:
+                ctx.it = element
+                values.append(body(ctx))
+        else:  # any, all, none stop at the first value that settles them, as `and` and `or` do
+            for element in elements:
+                ctx.it = element
+                value = body(ctx)
+                values.append(value)
+                if bool(value) is settles:
+                    break
         ctx.it = saved
         return _fold(name, elements, values)
     return f
 
 
+_SETTLING = {"any": True, "none": True, "all": False}  # the truth of a value that settles the fold
+
+
 def _comprehension(compiler, name, comp):
     source, body, var = compiler.compile(comp.source), compiler.compile(comp.body), comp.var
-    span, cost = comp.span, weight(comp.body)
+    span, cost, settles = comp.span, weight(comp.body), _SETTLING.get(name)
 
     def f(ctx):
         env = ctx.env
         missing = object()
         saved = env.get(var, missing)
-        values = []
         elements = source(ctx)
         meter = ctx.meter
         meter.left -= len(elements) * cost
         if meter.left < 0:
             meter.over(span)
+        values = []
         for element in elements:
             env[var] = element
-            values.append(body(ctx))
+            value = body(ctx)
+            values.append(value)
+            if settles is not None and bool(value) is settles:
+                break  # any, all, none stop at the first value that settles them
         if saved is missing:
             env.pop(var, None)
         else:
@@ -380,6 +397,16 @@ def _subject(ctx, args):
     return current_cell(ctx)
 
 
+def cells_about(table, cell):
+    """A cell table's entry for a cell (`adjacent(c)`...); for none, no cells."""
+    return () if cell is None else table[cell]
+
+
+def pieces_about(on_boards, cell):
+    """What a cell keeps (`held(c)`, `tokens(c)`: a tuple per board and cell); for none, nothing."""
+    return () if cell is None else on_boards[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+
+
 def current_cell(ctx):
     """The cell a bare property or cell function is about: `it` if it is a
     cell (or a piece kind), else `self`."""
@@ -389,9 +416,9 @@ def current_cell(ctx):
 
 def compile_function(compiler, name, node, args, kwargs):
     game = compiler.game
-    if name in game.cell_tables:
+    if name in game.cell_tables:  # the cells about a cell; about none, no cells
         table = game.cell_tables[name]
-        return lambda ctx: table[_subject(ctx, args)]
+        return lambda ctx: cells_about(table, _subject(ctx, args))
     maker = _FUNCTIONS[name]
     return maker(compiler, node, args, kwargs)
 
@@ -727,8 +754,7 @@ def _held(compiler, node, args, kwargs):
         return of_it
 
     def f(ctx):
-        cell = _subject(ctx, args)
-        return ctx.state.held[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+        return pieces_about(ctx.state.held, _subject(ctx, args))
     return f
 
 
@@ -740,8 +766,7 @@ def _tokens(compiler, node, args, kwargs):
         return of_it
 
     def f(ctx):
-        cell = _subject(ctx, args)
-        return ctx.state.tokens[cell >> CELL_BITS].get(cell & CELL_MASK, ())
+        return pieces_about(ctx.state.tokens, _subject(ctx, args))
     return f
 
 
@@ -789,4 +814,5 @@ _FUNCTIONS = {
     "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,
     "choose": _choose,
+    **directions.FUNCTIONS,
 }

@@ -13,6 +13,7 @@ from functools import lru_cache
 from boardrule import __version__
 from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, item_type
+from boardrule.interpreter.directions import direction_tables
 from boardrule.interpreter import geometry
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.asking import asking_events, may_ask
@@ -27,7 +28,7 @@ MAX_SEATS = 12
 
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
-                 "label", "span", "lister", "may_ask")
+                 "label", "span", "lister", "may_ask", "whys", "when_parts")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -192,6 +193,8 @@ def _encode_table(game, table):
 def _tables(game, model):
     grid = game.grid
     game.board_cells = [tuple(b << CELL_BITS | c for c in grid.cells) for b in range(game.boards)]
+    game.direction_tables = direction_tables(game)
+    game.direction_names = tuple(name for name, _ in grid.directions())
     game.cell_tables = {
         "adjacent": _encode_table(game, grid.neighbours),
         "surrounding": _encode_table(game, grid.surrounding),
@@ -235,6 +238,7 @@ def _pieces(game, model, exprs, effects):
     game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
                          for p in model.pieces if p.score is not None}
     game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
+    game.place_whys = {p.name: compile_why(exprs, p.place_why) for p in model.pieces if p.place_why is not None}
     game.piece_rules = {}  # rule name -> piece kind -> its compiled rule (filled before any is compiled:
     for piece in model.pieces:  # a rule may read another kind's rule)
         for name in piece.rules:
@@ -381,6 +385,10 @@ def _components(game, model, exprs):
     game.scoring = tuple((t.name, exprs.compile(t.expr), t.span) for t in model.scoring if t.expr is not None)
     game.verdict = exprs.compile(model.verdict) if model.verdict is not None else None
     game.evaluation_hint = exprs.compile(model.evaluate) if model.evaluate is not None else None
+    game.status = tuple((t.name, exprs.compile(t.expr), exprs.types.get(t.expr), t.expr)
+                        for t in model.status if t.expr is not None)
+    game.player_status = tuple((t.name, exprs.compile(t.expr), exprs.types.get(t.expr), t.expr)
+                               for t in model.player_status if t.expr is not None)
 
 
 def _actions(game, model, exprs, effects):
@@ -394,13 +402,24 @@ def _actions(game, model, exprs, effects):
             when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
             when_at=_when_at(action),
             effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
-            may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span)
+            may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span,
+            whys={name: compile_why(exprs, why) for name, why in action.param_whys.items()},
+            when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
+                             for node, why in action.when_parts))
     game.action_index = {name: a.index for name, a in game.actions.items()}
     game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
     game.move_texts = {}  # (action, values...) -> the move's text (moves.move_text)
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}
+
+
+def compile_why(exprs, why):
+    """A reason (`why:`) ready to be told: its literal texts, and a compiled expression for each `{...}`."""
+    if why is None:
+        return None
+    types = exprs.types
+    return tuple(part if isinstance(part, str) else (exprs.compile(part), types.get(part)) for part in why.parts)
 
 
 def _when_at(action) -> int:

@@ -23,6 +23,8 @@ from collections.abc import Iterable
 
 import attrs
 
+from boardrule.dsl.builtins import DIRECTIONS, direction_family
+
 SQUARE = "square"
 HEX = "hex"
 KINDS = (SQUARE, HEX)
@@ -33,6 +35,13 @@ ORTHOGONAL_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 DIAGONAL_STEPS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 # The six axial directions, counter-clockwise; direction i+3 is opposite to i.
 AXIAL_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+# The directions of each grid (dsl/builtins.DIRECTIONS names them), as lattice steps (rows count down).
+_DIRECTION_STEPS = {family: tuple(zip(DIRECTIONS[family], steps)) for family, steps in {
+    "square": ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)),
+    "pointy": ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)),
+    "flat": ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)),
+}.items()}
 
 # One step per axis: a cell's opposite pairs are (cell + step, cell - step).
 _SQUARE_AXES = ((1, 0), (0, 1))
@@ -258,6 +267,18 @@ class Grid:
         3
         """
         return self._by_lattice.get((x, y))
+
+    def directions(self) -> tuple:
+        """(name, lattice step) of each direction of the grid, clockwise from the top.
+
+        >>> [name for name, _ in make_grid("hex", 3, 3).directions()][:2]
+        ['north', 'northeast']
+        """
+        return _DIRECTION_STEPS[direction_family(self.kind, self.hex_layout)]
+
+    def step_table(self, step) -> tuple:
+        """For each cell, the cell one lattice `step` away, or None off the board."""
+        return tuple(self.from_lattice(x + step[0], y + step[1]) for x, y in (self.lattice(c) for c in range(self.size)))
 
     def distance(self, a: int, b: int) -> int:
         """Steps between cells: Manhattan (square orthogonal), Chebyshev

@@ -60,6 +60,10 @@ class Cell:
     tint: object  # the region's colour, or None
     values: tuple = ()  # the piece's variable attribute values, in full
     inner: tuple = ()  # the kinds of the pieces it holds and of its tokens
+    shape: str = "disc"  # how the piece is drawn (display: `shape`): disc, square, diamond, hexagon
+    border: object = None  # "#rrggbb" of the piece's edge (display: `border`), or None
+    body: str = ""  # the label without its tokens: what is written on the piece
+    tokens: tuple = ()  # (symbol, colour) of each token on the cell, drawn as small discs
 
 
 @attrs.frozen
@@ -67,6 +71,7 @@ class Board:
     title: str  # "P1's board", or "" for a shared board
     seat: object  # the board's seat, or None for a shared board
     cells: tuple  # of Cell, in the grid's order (masked cells left out)
+    width: int = 1  # the widest label a piece of the game can show: text keeps its columns that wide
 
 
 @attrs.frozen
@@ -75,6 +80,8 @@ class LegendEntry:
     meaning: str  # "x", "brown", "region star"
     color: object
     what: str  # "piece", "value" or "region"
+    shape: str = "disc"
+    border: object = None
 
 
 @attrs.frozen
@@ -108,10 +115,24 @@ class Looks:
         self.variable = {p.name: tuple(p.variable) for p in game.model.pieces}
         self.fixed = {p.name: tuple(v for v, _ in p.attributes.values() if isinstance(v, str))
                       for p in game.model.pieces}
-        self.symbol_sets = tuple(set(items) for items in getattr(game, "symbol_sets", {}).values())
+        self.flags = {p.name: tuple(n for n, (v, _) in p.attributes.items() if v is True)
+                      for p in game.model.pieces}
+        self.display = display
+        self.game_sets = getattr(game, "symbol_sets", {})
+        self.symbol_sets = tuple(set(items) for items in self.game_sets.values())
         self.all_symbols = set(game.pack.checked.symbols.symbols)
         self._short = {}
         self.play_decks = decks_in_play(game.model)
+        self.label_width = max([len(game.symbols.get(p.name, p.name)) + sum(
+            1 + self._widest_value(attribute) for attribute in p.variable) for p in game.model.pieces] + [1])
+
+    def _widest_value(self, attribute) -> int:
+        """The widest shortened value an attribute may take: from the symbol list named after it (`color`:
+        `colors`), else from any symbol list."""
+        sets = self.game_sets
+        named = [items for name, items in sets.items() if name in (attribute + "s", attribute + "es", attribute)]
+        pools = named or list(sets.values())
+        return max([len(self.short(v)) for items in pools for v in items] + [1])
 
     def short(self, value) -> str:
         """An attribute value as drawn: the shortest prefix no other value of its symbol list shares."""
@@ -129,6 +150,15 @@ class Looks:
                     break
             self._short[value] = shown
         return self._short[value]
+
+    def piece_style(self, kind) -> tuple:
+        """(shape, border) of a piece kind: from the `display:` entry of its kind, else of its first fixed
+        attribute value, else of its first true/false attribute that is true, that gives one."""
+        names = (kind, *self.fixed.get(kind, ()), *self.flags.get(kind, ()))
+        entries = [self.display[n] for n in names if n in self.display]
+        shape = next((e.shape for e in entries if e.shape), "disc")
+        border = next((e.border for e in entries if e.border), None)
+        return shape, border
 
     def piece_color(self, kind, values):
         for value in values:
@@ -190,7 +220,7 @@ def picture(game, state, viewer=None, seats=None, since=None) -> Picture:
                 boards.append(board_picture(game, state, game.board_of_seat(seat), f"{PLAYERS[seat]!r}'s board",
                                             seat))
     return Picture(game.name, game.grid, tuple(boards), legend(game, boards, look),
-                   tuple(notes(game, state, since)))
+                   tuple(notes(game, state, since, viewer=viewer)))
 
 
 def board_picture(game, state, board, title="", seat=None) -> Board:
@@ -199,7 +229,7 @@ def board_picture(game, state, board, title="", seat=None) -> Board:
     cells = []
     for cell in grid.cells:
         cells.append(cell_look(game, state, board, cell, look))
-    return Board(title, seat, tuple(cells))
+    return Board(title, seat, tuple(cells), look.label_width)
 
 
 def cell_look(game, state, board, cell, look=None) -> Cell:
@@ -208,7 +238,7 @@ def cell_look(game, state, board, cell, look=None) -> Cell:
     kind = state.kind[board][cell]
     region = look.region_of.get(cell)
     tint = look.colors.get(region) if region is not None else None
-    color, values = None, []
+    color, values, shape, border = None, [], "disc", None
     if kind is None:
         label = look.marks[region] if region is not None else "."
     else:
@@ -217,29 +247,36 @@ def cell_look(game, state, board, cell, look=None) -> Cell:
         values = [given.get(a) for a in look.variable.get(kind, ())]
         label += "".join(":" + look.short(v) for v in values)
         color = look.piece_color(kind, values)
+        shape, border = look.piece_style(kind)
     held = state.held[board].get(cell) or ()
     if held:
         label += "[" + ",".join(game.symbols.get(h, str(h)) for h in held) + "]"
+    body = label
     tokens = state.tokens[board].get(cell, ())
     for token in tokens:
         label += "+" + game.symbols.get(token, str(token))
     return Cell(grid.name(cell), grid.col(cell), grid.row(cell), label, kind, color, region, tint,
-                tuple(values), tuple(held) + tuple(tokens))
+                tuple(values), tuple(held) + tuple(tokens), shape, border, body,
+                tuple((game.symbols.get(t, str(t)), look.piece_color(t, ())) for t in tokens))
 
 
 def legend(game, boards, look=None) -> tuple:
-    """The symbols, shortened values and region marks the boards use, in the pack's order."""
+    """The symbols (a piece by its label), shortened values and region marks the boards use, in the pack's
+    order."""
     look = look or looks(game)
     kinds, values, regions = set(), set(), set()
+    drawn = {}  # kind -> the colours its cells show
     for board in boards:
         for cell in board.cells:
             if cell.kind is not None:
                 kinds.add(cell.kind)
+                drawn.setdefault(cell.kind, set()).add(cell.color)
             kinds.update(cell.inner)
             values.update(v for v in cell.values if isinstance(v, str))
             if cell.region is not None:
                 regions.add(cell.region)
-    entries = [LegendEntry(p.symbol, p.name, look.piece_color(p.name, ()), "piece")
+    entries = [LegendEntry(p.symbol, p.score_label, _legend_color(look, p.name, drawn.get(p.name)), "piece",
+                           *look.piece_style(p.name))
                for p in game.model.pieces if p.name in kinds]
     for value in sorted(values, key=lambda v: _value_order(game, v)):
         short = look.short(value)
@@ -250,6 +287,14 @@ def legend(game, boards, look=None) -> tuple:
     return tuple(entries)
 
 
+def _legend_color(look, kind, colors):
+    """The colour the legend gives a kind: the one its pieces show on the boards (none when they show
+    several: the `values:` colours say which), else its own."""
+    if colors is None:
+        return look.piece_color(kind, ())
+    return next(iter(colors)) if len(colors) == 1 else None
+
+
 def _value_order(game, value):
     for index, items in enumerate(getattr(game, "symbol_sets", {}).values()):
         if value in items:
@@ -257,11 +302,15 @@ def _value_order(game, value):
     return (len(getattr(game, "symbol_sets", {})), 0, value)
 
 
-def notes(game, state, since=None, every_deck=False) -> list:
-    """One line each: the round, the dice, the decks' sizes, the variables, each player's values.
+def notes(game, state, since=None, every_deck=False, viewer=None, raw=False) -> list:
+    """One line each: the round, the dice, the decks' sizes, the game's values, each player's values.
 
-    Decks only the setup uses are left out (see `decks_in_play`) unless `every_deck`; with `since` (an
-    earlier state, seen by the same viewer), so are the deck sizes and values equal to those of `since`.
+    The values are those the pack's `status:` and `player_status:` declare, labelled as it says, with
+    each player's score (the final score once the game is over); a pack that declares none, or `raw`,
+    shows its variables as they are. `viewer` (a seat, None: everything) is who reads them: a player
+    value that reads a private variable is shown to its player only. Decks only the setup uses are left
+    out (see `decks_in_play`) unless `every_deck`; with `since` (an earlier state, seen by the same viewer),
+    so are the deck sizes and values equal to those of `since`.
     """
     lines = []
     if state.phase == "over":
@@ -269,51 +318,97 @@ def notes(game, state, since=None, every_deck=False) -> list:
     elif state.round:
         lines.append(f"round {state.round}")
     if state.dice:
-        lines.append("dice: " + ", ".join(f"{name} {value_text(v)}" for name, v in state.dice.items()))
-    for head, items in _note_items(game, state, every_deck):
-        shown = [text for key, text, _ in items
-                 if since is None or key is None or _value_at(since, key) != _value_at(state, key)]
+        lines.append("dice: " + ", ".join(f"{name} {_say(game, v)}" for name, v in state.dice.items()))
+    before = _texts(_note_items(game, since, every_deck, viewer, raw)) if since is not None else {}
+    for head, items in _note_items(game, state, every_deck, viewer, raw):
+        shown = [text for name, text in items if since is None or name is None or before.get(name) != text]
         if shown:
             lines.append(head + ", ".join(shown))
     return lines
 
 
-def unchanged(game, state, since, every_deck=False) -> list:
+def unchanged(game, state, since, every_deck=False, viewer=None, raw=False) -> list:
     """The deck sizes and values `notes(game, state, since)` leaves out because `since` had them too."""
     if since is None:
         return []
-    return [name for _, items in _note_items(game, state, every_deck) for key, _, name in items
-            if key is not None and _value_at(since, key) == _value_at(state, key)]
+    if viewer is not None:
+        from boardrule.interpreter.views import view
+        state, since = view(game, state, viewer), view(game, since, viewer)
+    before = _texts(_note_items(game, since, every_deck, viewer, raw))
+    return [name for _, items in _note_items(game, state, every_deck, viewer, raw) for name, text in items
+            if name is not None and before.get(name) == text]
 
 
-def _note_items(game, state, every_deck) -> list:
-    """(line head, [(key, text, name)]): the notes' items, `key` to compare states by (None: always shown)."""
+def _texts(groups) -> dict:
+    return {name: text for _, items in groups for name, text in items if name is not None}
+
+
+def _note_items(game, state, every_deck, viewer=None, raw=False) -> list:
+    """(line head, [(name, text)]): the notes' items; `name` tells an item in another state (None: always
+    shown)."""
     groups = []
     play_decks = looks(game).play_decks
     decks = [(name, cards) for name, cards in state.decks.items() if every_deck or name in play_decks]
     if decks:
-        groups.append(("decks: ", [(("deck", name), f"{name} {len(cards)} card{'' if len(cards) == 1 else 's'}",
-                                    name) for name, cards in decks]))
-    groups.append(("", [(("var", k), f"{k} {value_text(v)}", k) for k, v in state.vars.items()]))
+        groups.append(("decks: ", [(name, f"{name} {len(cards)} card{'' if len(cards) == 1 else 's'}")
+                                   for name, cards in decks]))
+    declared = not raw and bool(game.status or game.player_status)
+    if declared:
+        groups.append(("", [(label, f"{label} {text}") for label, text in _status(game, state, None)]))
+    else:
+        groups.append(("", [(k, f"{k} {value_text(v)}") for k, v in state.vars.items()]))
+    over = state.phase == "over"
     for seat in state.players:
-        items = [(("pvar", seat, k), f"{k} {value_text(v)}", f"{PLAYERS[seat]!r} {k}")
-                 for k, v in state.pvars[seat].items() if v != HIDDEN]
-        if state.points[seat]:
-            items.append((None, f"points so far {sum(p for _, p in state.points[seat])}", None))
-        if seat in state.finished:
-            items.append((None, "finished", None))
+        who = f"{PLAYERS[seat]!r} "
+        if declared:
+            items = [(who + label, f"{label} {text}") for label, text in _status(game, state, seat, viewer)]
+        else:
+            items = [(who + k, f"{k} {value_text(v)}") for k, v in state.pvars[seat].items() if v != HIDDEN]
+        if over and _scored(game, state, seat):  # the end: every sheet is shown, so is every total
+            items.append((who + "score", f"final score {game.score_total(state, seat)}"))
+        elif not declared and state.points[seat]:
+            items.append((who + "score", f"points so far {sum(p for _, p in state.points[seat])}"))
+        if seat in state.finished and not over:  # once the game is over, everyone is
+            items.append((who + "finished", "finished"))
         groups.append((f"{PLAYERS[seat]!r}: ", items))
     return groups
 
 
-def _value_at(state, key):
-    if key[0] == "deck":
-        cards = state.decks.get(key[1])
-        return None if cards is None else len(cards)
-    if key[0] == "var":
-        return state.vars.get(key[1], HIDDEN)
-    values = state.pvars[key[1]] if key[1] < len(state.pvars) else {}
-    return values.get(key[2], HIDDEN)
+def _reads_score(game, node) -> bool:
+    from boardrule.dsl.lints import walk
+    resolved = game.pack.checked.resolved
+    return any(resolved.get(item) == ("player_prop", "score") for item in walk(node))
+
+
+def _scored(game, state, seat) -> bool:
+    return bool(game.scoring or game.piece_scores or state.points[seat])
+
+
+def _status(game, state, seat, viewer=None) -> list:
+    """(label, text) of the values the pack's status declares: the shared ones (seat None) or a player's
+    (for `viewer`: one that reads what the player keeps secret is left out for the others). A value that
+    is none or an empty list is left out: there is nothing to track; so is the score so far once the
+    game is over (the final score says it)."""
+    from boardrule.interpreter.views import reads_private
+    entries = game.status if seat is None else game.player_status
+    ctx = game.ctx(state, me=PLAYERS[seat] if seat is not None else None)
+    found = []
+    over = state.phase == "over"
+    for label, rule, value_type, node in entries:
+        if seat is not None and viewer is not None and seat != viewer and reads_private(game, node):
+            continue
+        if over and _reads_score(game, node):
+            continue  # the final score says it
+        value = rule(ctx)
+        if value is None or value == [] or value == ():
+            continue  # nothing to track now (no card drawn, nothing owed)
+        found.append((label, _say(game, value, value_type)))
+    return found
+
+
+def _say(game, value, value_type=None) -> str:
+    from boardrule.interpreter.reasons import say
+    return say(game, value, value_type) if game is not None else value_text(value)
 
 
 def value_text(value) -> str:
@@ -463,19 +558,45 @@ def _cell_items(grid, cell, left, top):
         fill = blend(cell.tint or REGION_DEFAULT, 0.4, PAPER)
     inner = [{"type": "poly", "points": points, "fill": fill, "stroke": EDGE}]
     radius = (SQUARE_SIDE if grid.kind != "hex" else HEX_RADIUS * 1.6) * 0.38
-    size = 15 if len(cell.label) <= 2 else 12 if len(cell.label) <= 4 else 9
+    text = cell.body or cell.label
+    size = 15 if len(text) <= 2 else 12 if len(text) <= 4 else 9
     if cell.kind is not None:
         color = cell.color or NO_COLOR_PIECE
-        inner.append({"type": "circle", "x": cx, "y": cy, "r": radius, "fill": color, "stroke": EDGE})
-        inner.append(_text(cx, cy, cell.label, size, ink_on(color), True))
-    elif cell.label != ".":
+        inner.append(piece_item(cell.shape, cx, cy, radius, color, cell.border))
+        inner.append(_text(cx, cy, text, size, ink_on(color), True))
+    elif text not in (".", ""):
         mark = blend(cell.tint, 0.7, "#000000") if cell.tint else EDGE
-        inner.append(_text(cx, cy, cell.label, size, mark, True))
+        inner.append(_text(cx, cy, text, size, mark, True))
+    for index, (symbol, color) in enumerate(cell.tokens):  # tokens: small discs at the lower right
+        tx, ty = cx + radius * 0.75 - index * 11, cy + radius * 0.75
+        inner.append({"type": "circle", "x": tx, "y": ty, "r": 6.5, "fill": color or "#ffffff", "stroke": INK,
+                      "width": 1.2})
+        inner.append(_text(tx, ty, symbol, 8, ink_on(color or "#ffffff"), True))
     title = f"{cell.name}: {cell.kind}" if cell.kind is not None else f"{cell.name}: empty"
     if cell.region is not None:
         title += f" (region {cell.region})"
-    return {"type": "group", "attrs": {"class": "cell", "data-cell": cell.name, "data-label": cell.label},
-            "title": title, "items": inner}
+    marks = {"class": "cell", "data-cell": cell.name, "data-label": cell.label}
+    if cell.tokens:
+        marks["data-tokens"] = len(cell.tokens)
+        title += " with " + ", ".join(symbol for symbol, _ in cell.tokens)
+    return {"type": "group", "attrs": marks, "title": title, "items": inner}
+
+
+def piece_item(shape, cx, cy, r, fill, border=None) -> dict:
+    """A piece drawn as its shape: a disc, or a square, diamond or hexagon about as large."""
+    stroke, width = (border, 3.0) if border else (EDGE, 1.0)
+    if shape == "disc":
+        return {"type": "circle", "x": cx, "y": cy, "r": r, "fill": fill, "stroke": stroke, "width": width}
+    if shape == "square":
+        h = r * 0.9
+        points = [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    elif shape == "diamond":
+        h = r * 1.15
+        points = [(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)]
+    else:  # hexagon
+        h = r * 1.05
+        points = [(cx + h * math.cos(math.radians(a)), cy + h * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+    return {"type": "poly", "points": points, "fill": fill, "stroke": stroke, "width": width}
 
 
 def _legend_items(entry, x, y):
@@ -487,7 +608,7 @@ def _legend_items(entry, x, y):
         items.append(_text(x + 9, y + 9, entry.label, 11, EDGE, True))
     else:
         color = entry.color or NO_COLOR_PIECE
-        items.append({"type": "circle", "x": x + 9, "y": y + 9, "r": 9, "fill": color, "stroke": EDGE})
+        items.append(piece_item(entry.shape, x + 9, y + 9, 9, color, entry.border))
         items.append(_text(x + 9, y + 9, entry.label, 9 if len(entry.label) > 2 else 10, ink_on(color), True))
     items.append(_text(x + 24, y + 9, entry.meaning, 12, INK, False, "start"))
     return items
@@ -524,10 +645,10 @@ def _svg_items(items, out):
         elif kind == "poly":
             points = " ".join(f"{_num(x)},{_num(y)}" for x, y in item["points"])
             out.append(f'<polygon points="{points}" fill="{item["fill"]}" stroke="{item["stroke"]}" '
-                       'stroke-width="1"/>')
+                       f'stroke-width="{_num(item.get("width", 1))}"/>')
         elif kind == "circle":
             out.append(f'<circle cx="{_num(item["x"])}" cy="{_num(item["y"])}" r="{_num(item["r"])}" '
-                       f'fill="{item["fill"]}" stroke="{item["stroke"]}" stroke-width="1"/>')
+                       f'fill="{item["fill"]}" stroke="{item["stroke"]}" stroke-width="{_num(item.get("width", 1))}"/>')
         elif kind == "text":
             weight = ' font-weight="bold"' if item["bold"] else ""
             out.append(f'<text x="{_num(item["x"])}" y="{_num(item["y"])}" font-size="{item["size"]}" '
@@ -563,10 +684,10 @@ def write_png(pic: Picture, path, scale: float = 2.0) -> None:
                 draw(item["items"])
             elif kind == "poly":
                 axes.add_patch(Polygon(item["points"], closed=True, facecolor=item["fill"],
-                                       edgecolor=item["stroke"], linewidth=0.8))
+                                       edgecolor=item["stroke"], linewidth=0.8 * item.get("width", 1)))
             elif kind == "circle":
                 axes.add_patch(Circle((item["x"], item["y"]), item["r"], facecolor=item["fill"],
-                                      edgecolor=item["stroke"], linewidth=0.8))
+                                      edgecolor=item["stroke"], linewidth=0.8 * item.get("width", 1)))
             elif kind == "text":
                 axes.text(item["x"], item["y"], item["text"], fontsize=item["size"] * 0.72, color=item["fill"],
                           ha={"middle": "center", "start": "left"}[item["anchor"]], va="center",

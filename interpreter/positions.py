@@ -189,6 +189,7 @@ def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
         offset = text.find(row) + row.find(token)
         raise PositionError(f"`{token}` is not a piece symbol of this pack (symbols: {choices})",
                             span=node.span_of(offset, offset + len(token)))
+    _clear_cell(state, board, cell)  # the position gives the whole cell: `.` empties it
     if symbol != ".":
         kind = by_symbol[symbol]
         state.kind[board][cell] = kind
@@ -201,6 +202,14 @@ def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
                                             for h in match.group("held").split(",") if h.strip())
     if match.group("tokens"):
         state.tokens[board][cell] = tuple(by_symbol.get(t, t) for t in match.group("tokens").split("+") if t)
+
+
+def _clear_cell(state, board, cell):
+    """Nothing on a cell: no piece, attributes, held pieces, tokens or owner (what setup put there goes)."""
+    state.kind[board][cell] = None
+    state.owner[board][cell] = None
+    for table in (state.attrs, state.held, state.tokens):
+        table[board].pop(cell, None)
 
 
 def _variable_attributes(game, kind):

@@ -42,13 +42,13 @@ ALLOWED_NODES = frozenset({
     ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.keyword,
     ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.NamedExpr,
     ast.ListComp, ast.GeneratorExp, ast.comprehension,
-    ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.Not, ast.And, ast.Or,
+    ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.RShift, ast.BitAnd, ast.USub, ast.Not, ast.And, ast.Or,
     ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
 })
 #: attributes generated code may read or write: the evaluation context's and the state's own fields
 ALLOWED_ATTRIBUTES = frozenset({
     "state", "me", "it", "self_", "env", "board", "meter", "left", "game", "marks", "event", "answers",
-    "vars", "pvars", "options", "kind", "owner", "attrs", "dice", "points", "round", "players",
+    "vars", "pvars", "options", "kind", "owner", "attrs", "dice", "points", "round", "players", "held", "tokens",
 })
 #: methods generated code may call on the values it holds
 ALLOWED_METHODS = frozenset({"get", "over", "isdisjoint"})

@@ -9,6 +9,7 @@ exprs.py and functions.py: it borrows only the grid's coordinates, shapes and pl
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 
 from boardrule.dsl import ast
@@ -138,6 +139,7 @@ _NAMES = {
     "region": lambda game, name, scope: _cells(
         game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
     "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
+    "direction": lambda game, name, scope: name,
     "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
     "shape": lambda game, name, scope: game.shapes[name],
     "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
@@ -159,6 +161,7 @@ _VALUES = {
     "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
+    "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
     "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
@@ -272,12 +275,23 @@ def _aggregate(game, node, scope):
     first, values = node.args[0], None
     if isinstance(first, ast.Comprehension):
         elements = _eval(game, first.source, scope)
-        values = [_eval(game, first.body, scope.bind(env={**scope.env, first.var: x})) for x in elements]
+        values = _until_settled(node.func, (_eval(game, first.body, scope.bind(env={**scope.env, first.var: x}))
+                                            for x in elements))
     else:
         elements, bind = _eval(game, first, scope), _binder(game, first)
         if len(node.args) == 2:
-            values = [_eval(game, node.args[1], bind(scope, x)) for x in elements]
+            values = _until_settled(node.func, (_eval(game, node.args[1], bind(scope, x)) for x in elements))
     return _fold(node.func, tuple(elements), values)
+
+
+def _until_settled(name, values):
+    """The values worked out; any, all and none stop at the first one that settles them."""
+    out = []
+    for value in values:
+        out.append(value)
+        if name in ("any", "none") and _truth(value) or name == "all" and not _truth(value):
+            break
+    return out
 
 
 def _fold(name, elements, values):
@@ -416,12 +430,64 @@ def _marks_named(game, node, found, seen):
             _marks_named(game, getattr(node, field.name), found, seen)
 
 
-def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell
-    return getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
+def _kept(table, scope, cell):  # held() and tokens(): what the state keeps on a cell (none: nothing)
+    return () if cell is None else getattr(scope.state, table)[board_of(cell)].get(cell_of(cell), ())
+
+
+def _of_a_cell(cells_of, game, cell):  # the cells about a cell; about none, no cells
+    return () if cell is None else cells_of(game, cell)
+
+
+def _walk(game, cell, direction):
+    """The cells from `cell` (left out) in a direction to the edge, one lattice step at a time."""
+    if cell is None:
+        return
+    dx, dy = dict(game.grid.directions())[direction]
+    x, y = game.grid.lattice(cell_of(cell))
+    while True:
+        x, y = x + dx, y + dy
+        found = game.grid.from_lattice(x, y)
+        if found is None:
+            return
+        yield encode(board_of(cell), found)
+
+
+def _step(game, node, cell, direction, count):
+    if count < 0:
+        raise RuleError(f"`step` takes 0 or more steps, not {count}", node.span)
+    if count == 0:
+        return cell
+    return next(itertools.islice(_walk(game, cell, direction), count - 1, None), None)
+
+
+def _ray(game, node, scope, cell, direction):
+    holds = next((k.value for k in node.kwargs if k.name == "while"), None)
+    out = []
+    for c in _walk(game, cell, direction):
+        if holds is not None and not _truth(_eval(game, holds, scope.bind(it=c, it_is_cell=True))):
+            break
+        out.append(c)
+    return tuple(out)
+
+
+def _between(game, a, b):
+    """The cells met walking from a towards b in the one direction that reaches b (none: no cells)."""
+    if a is None or b is None:
+        return ()
+    for name, _ in game.grid.directions():
+        path = []
+        for c in _walk(game, a, name):
+            if c == b:
+                return tuple(path)
+            path.append(c)
+    return ()
 
 
 _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
-    **{name: (lambda f: lambda game, node, scope, *args: f(game, _start(scope, args)))(f)
+    "step": lambda game, node, scope, cell, direction, count=1: _step(game, node, cell, direction, count),
+    "ray": _ray,
+    "between": lambda game, node, scope, a, b: _between(game, a, b),
+    **{name: (lambda f: lambda game, node, scope, *args: _of_a_cell(f, game, _start(scope, args)))(f)
        for name, f in _CELL_SETS.items()},
     "groups": lambda game, node, scope, cells: _groups(game, cells),
     "border": lambda game, node, scope, cells: tuple(sorted(

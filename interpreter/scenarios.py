@@ -24,11 +24,12 @@ from __future__ import annotations
 from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, UsageError
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
 from boardrule.interpreter import flow
+from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.outcome import outcome
 from boardrule.interpreter.positions import apply_position, parse_seat
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.budget import TESTS_BUDGET, BudgetError, Meter
-from boardrule.interpreter.values import CELL_BITS, PLAYERS, RuleError
+from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, RuleError
 
 EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
 
@@ -67,7 +68,9 @@ def run_test(game, test, meter: Meter | None = None) -> list:
     try:
         state = _start(game, node, meter)
         state = _play(game, state, node.get("moves"))
-        return _check(game, test, state, node.get("expect"))
+        failures = _check(game, test, state, node.get("expect"))
+        _status(game, state)
+        return failures
     except BudgetError as err:
         return [Diagnostic(err.code, f"test `{test.name}`: {err}", err.span or test.span)]
     except RecursionError:
@@ -79,6 +82,18 @@ def run_test(game, test, meter: Meter | None = None) -> list:
         first = err.diagnostics[0]
         return [Diagnostic(first.code, f"test `{test.name}`: {first.message}", first.span or test.span,
                            hint=first.hint)]
+
+
+def _status(game, state) -> None:
+    """Work out what each player's screen would say (the pack's `status:` and `player_status:`) in the
+    test's last position: a rule there that fails fails the test, as it would stop a game."""
+    ctx = game.ctx(state)
+    for _, rule, _, _ in game.status:
+        rule(ctx)
+    for seat in state.players:
+        ctx = game.ctx(state, me=PLAYERS[seat])
+        for _, rule, _, _ in game.player_status:
+            rule(ctx)
 
 
 def _start(game, node, meter=None):
@@ -112,8 +127,11 @@ def _play(game, state, moves):
         try:
             state = flow.play_text(game, state, seat, move_text)
         except BoardruleError as err:
-            raise type(err)(f"move `{text}`: {err.diagnostics[0].message}", code=err.diagnostics[0].code,
-                            span=item.span) from None
+            message, code = err.diagnostics[0].message, err.diagnostics[0].code
+            if code == "E504":  # say which rule refuses it, as `illegal:` checks it
+                reason = _refusal(game, state, seat, move_text.split("/")[0].strip())
+                message += f": {reason}" if reason and reason != message else ""
+            raise type(err)(f"move `{text}`: {message}", code=code, span=item.span) from None
     return state
 
 
@@ -161,7 +179,8 @@ def _legal(game, state, node, fail):
         moves = flow.legal_moves(game, state, seat)
         if isinstance(value, ScalarNode):
             if len(moves) != value.value:
-                fail(f"{PLAYERS[seat]!r} has {len(moves)} legal moves, expected {value.value}", value.span)
+                fail(f"{PLAYERS[seat]!r} has {len(moves)} legal moves, expected {value.value}"
+                     + _listed_moves(game, moves), value.span)
             continue
         for item in value.items:
             try:
@@ -171,17 +190,53 @@ def _legal(game, state, node, fail):
                      item.span)
 
 
+LISTED_MOVES = 20  # the legal moves a failed count shows
+
+
+def _listed_moves(game, moves) -> str:
+    """`: drop A6, drop B6` (the first LISTED_MOVES of them), or nothing when there are none."""
+    if not moves:
+        return ""
+    shown = ", ".join(move_text(m, game) for m in moves[:LISTED_MOVES])
+    more = f" (the first {LISTED_MOVES})" if len(moves) > LISTED_MOVES else ""
+    return f": {shown}{more}"
+
+
+def _answers_no_choice(state, seat, text) -> bool:
+    """A move written with ` / answer` while no choice of the seat is waiting: refused whatever the
+    rules say, so an `illegal:` entry like it could never fail."""
+    pending = state.pending.get(seat)
+    return "/" in text and (pending is None or pending.choice is None)
+
+
 def _illegal(game, state, node, fail):
-    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason."""
+    """Moves that must be refused; `{move: M, because: TEXT}` also checks the reason: the rule that refuses
+    it (flow.explain_illegal) or the words a player is told (reasons.refusal, the pack's `why:`)."""
     for seat, value, span in _per_seat(state, node):
         for item in value.items:
             text, because = _illegal_item(item)
+            if _answers_no_choice(state, seat, text):
+                fail(f"`{text}` can never be legal here: it answers a choice, and no choice of "
+                     f"{PLAYERS[seat]!r} is waiting; write the move alone, or make it in `moves:` first",
+                     item.span)
+                continue
             reason = _refusal(game, state, seat, text)
             if reason is None:
                 fail(f"`{text}` should be illegal for {PLAYERS[seat]!r}", item.span)
             elif because is not None and because not in reason:
-                fail(f"`{text}` is refused because {reason!r}, expected a reason containing {because!r}",
-                     item.span)
+                told = _told(game, state, seat, text)
+                if told is None or because not in told:
+                    fail(f"`{text}` is refused because {reason!r}" + (f" (a player is told {told!r})" if told else "")
+                         + f", expected a reason containing {because!r}", item.span)
+
+
+def _told(game, state, seat, text):
+    """What a player is told when `text` is refused (interpreter/reasons.py), or None."""
+    from boardrule.interpreter.reasons import refusal
+    try:
+        return refusal(game, state, seat, text)
+    except Exception:  # the rule's own reason was checked already
+        return None
 
 
 def _illegal_item(item):
@@ -256,22 +311,34 @@ def _verdict(game, state, node, fail):
 
 def _vars(game, state, node, fail):
     for key, value in node.entries:
-        _compare_value(state.vars.get(key.value), value, f"`{key.value}`", fail)
+        _compare_value(game, state.vars.get(key.value), value, f"`{key.value}`", fail)
 
 
 def _player_vars(game, state, node, fail):
     for seat, values, span in _per_seat(state, node):
         for key, value in values.entries:
-            _compare_value(state.pvars[seat].get(key.value), value, f"{PLAYERS[seat]!r}'s `{key.value}`", fail)
+            _compare_value(game, state.pvars[seat].get(key.value), value, f"{PLAYERS[seat]!r}'s `{key.value}`",
+                           fail)
 
 
-def _compare_value(got, node, what, fail):
+def _compare_value(game, got, node, what, fail):
     wanted = to_plain(node)
-    shown = repr(got) if type(got).__name__ == "Player" else got
-    if isinstance(got, tuple):
-        shown = list(got)
+    shown = _as_written(game, got, wanted)
     if shown != wanted:
         fail(f"{what} is {shown!r}, expected {wanted!r}", node.span)
+
+
+def _as_written(game, got, wanted):
+    """A value as a test writes it: lists as lists, players as `P1`, and a cell (an int to the
+    engine) by its name where the test writes a name, so `{last: C1}` can be expected."""
+    if type(got).__name__ == "Player":
+        return repr(got)
+    if isinstance(got, (tuple, list)):
+        wanted_items = wanted if isinstance(wanted, list) and len(wanted) == len(got) else [None] * len(got)
+        return [_as_written(game, g, w) for g, w in zip(got, wanted_items)]
+    if type(got) is int and isinstance(wanted, str) and 0 <= got & CELL_MASK < game.grid.size:
+        return game.grid.name(got & CELL_MASK)
+    return got
 
 
 _CHECKS = {"vars": _vars, "player_vars": _player_vars, "score": _score, "terms": _terms, "legal": _legal, "illegal": _illegal, "over": _over,

@@ -135,6 +135,20 @@ def test_the_instruction_count_runs_the_script_it_measures():
     assert bad.returncode == 2
 
 
+def test_the_compiler_benchmark_prints_its_three_measures():
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "compiler.py"), "--seconds", "0.2", "--json"],
+                          capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, cwd=str(REPO))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [row["pair"] for row in result["openspiel"]] == ["connect4 / C++", "tictactoe / C++", "tictactoe / Python"]
+    for row in result["openspiel"]:  # a ratio where open-spiel is installed, else the reason there is none
+        assert (row["ratio"] or 0) > 0 or row["note"] == "open-spiel not installed"
+    assert [row["board"] for row in result["board_sizes"]] == ["7x6", "15x15", "30x30"]
+    assert all(row["moves_per_game"] >= 7 and row["cpu_ms_per_move"] > 0 for row in result["board_sizes"])
+    assert result["flank"]["ratio"] > 0
+    assert [row["definitions"] for row in result["chained_definitions"]] == [250, 500, 1000]
+
+
 def test_the_agents_benchmark_runs_and_prints_its_figures():
     done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "agents.py"), "--quick", "--pack", "tictactoe",
                            "--pack", "tinytowns"], capture_output=True, text=True, timeout=TIMEOUT,

@@ -62,7 +62,7 @@ def test_play_a_human_typing_moves_and_commands():
     moves = "help\nmoves\nplay Z9\nexplain play A1\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
     result = run("play", "tictactoe", "--seats", "human,human", "--seed", "1", input=moves)
     assert result.exit_code == 0, result.output
-    assert "`play Z9` is not a legal move now" in result.output
+    assert "`play Z9`: Z9 is off the board" in result.output
     assert "game over" in result.output
 
 

@@ -11,6 +11,7 @@ from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter import exprs, flow, pycode
 from boardrule.interpreter.api import evaluate, new_game, open_game
 from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.scoring import score_sheet
 
 
@@ -70,6 +71,9 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
 @pytest.mark.parametrize("text", [
     "1 + 2 * 3 - 4", "7 / 2 + 7 % 3", "-(3 - 5)", "if 2 > 1 then 10 else 20", "3 >= 3 and not (1 == 2)",
     "2 in [1, 2, 3] or 4 not in [4]", "[1] + [2]", "count(cells where empty) * 2",
+    "any([2, 0], 4 / it == 2)", "none([0, 2], it > 1)", "all([5, 0], 5 / it > 1)",
+    "sum(cells, x + y) - max(cells where empty, y) + min(cells, order)", "distinct(cells, x)",
+    "count(cells where count(adjacent where empty and x > 0) > 2)", "min(3, 4) + max(1, 2)",
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")
@@ -89,3 +93,89 @@ def test_arithmetic_out_of_range_stops_the_rule_in_generated_code():
     with pytest.raises(RuleError) as caught:
         evaluate(game, new_game(game, 2), "9007199254740991 + 1")
     assert "outside the range of numbers" in str(caught.value)
+
+
+def _generated_and_closure_games(pack):
+    game = open_game(pack)
+    exprs.GENERATE = False
+    try:
+        closures = open_game(pack)
+    finally:
+        exprs.GENERATE = True
+    return game, closures
+
+
+@pytest.mark.parametrize("pack", ["tictactoe", "connect4", "tinytowns", "townies", "villagers"])
+def test_generated_code_lists_and_scores_as_the_closures_do_in_whole_games(pack):
+    import random
+    game, closures = _generated_and_closure_games(pack)
+    players = game.players_range[0]
+    for seed in range(2):
+        states = [flow.initial_state(g, players, seed=seed) for g in (game, closures)]
+        chooser = random.Random(seed)
+        while states[0].phase != "over":
+            waiting = flow.waiting(states[0])
+            seat = waiting[0]
+            listed = [[move_text(m, g) for m in flow.legal_moves(g, s, seat)] for g, s in zip((game, closures), states)]
+            assert listed[0] == listed[1]
+            sheets = [score_sheet(g, s, seat) for g, s in zip((game, closures), states)]
+            assert [(t.label, t.points) for t in sheets[0].terms] == [(t.label, t.points) for t in sheets[1].terms]
+            pick = chooser.randrange(len(listed[0]))
+            states = [flow.apply(g, s, flow.legal_moves(g, s, seat)[pick]) for g, s in zip((game, closures), states)]
+        assert states[0].phase == states[1].phase == "over"
+
+
+PARAMETER_IN_A_CLOSURE = """\
+game: {id: closure, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+define:
+  touching(c): count(n.kind == stone for n in adjacent(c))
+  beside(c, k): count(adjacent(c) where kind == k)
+actions: {put: {params: {c: cells where empty and touching(it) < 2}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 3"}
+scoring:
+  touching: sum(cells where occupied, touching(it) + beside(it, stone))
+"""
+
+
+def test_a_definition_whose_parameter_a_closure_reads_is_called_not_written_out():
+    game = compile_game(load_pack_text(PARAMETER_IN_A_CLOSURE, "closure.pack"))
+    state = flow.initial_state(game, 1, seed=0)
+    for text in ["B2", "A2", "C2"]:
+        move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == f"put {text}")
+        state = flow.apply(game, state, move)
+    generated = evaluate(game, state, "sum(cells where occupied, touching(it) + beside(it, stone))")[0]
+    exprs.GENERATE = False
+    try:
+        closures = evaluate(game, state, "sum(cells where occupied, touching(it) + beside(it, stone))")[0]
+    finally:
+        exprs.GENERATE = True
+    assert generated == closures == 8
+
+
+LAST_CELL = """\
+game: {id: last, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+vars: {last: none}
+actions: {put: {params: {c: cells where empty}, effect: "place stone at c\\nset last = c"}}
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 7"}
+scoring:
+  around the last stone: count(adjacent(last)) + count(held(last)) + (if last.x == none then 10 else last.x)
+"""
+
+
+@pytest.mark.parametrize("generate", [True, False])
+def test_a_cell_function_of_none_gives_no_cells(generate):
+    # `adjacent(last)` before any stone once crashed with an internal error (exit 3) after a clean check
+    exprs.GENERATE = generate
+    try:
+        game = compile_game(load_pack_text(LAST_CELL, "last.pack"))
+    finally:
+        exprs.GENERATE = True
+    state = flow.initial_state(game, 1, seed=0)
+    assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 10)]
+    move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == "put B2")
+    state = flow.apply(game, state, move)
+    assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 4 + 0 + 1)]

@@ -304,3 +304,25 @@ def test_an_error_a_use_finds_in_a_definition_names_the_use():
     diag = caught.value.diagnostics[0]
     assert diag.code == "E214" and (diag.span.line, diag.span.col) == (6, 9)
     assert [(span.line, note) for span, note in diag.notes] == [(8, "`rich` is used here")]
+
+
+MISSPELT_SECTION = """\
+game: {id: typo, players: 1}
+board: {grid: square 2 x 2}
+peices: {stone: {symbol: S}}
+unrelated: 3
+actions: {put: {params: {c: cells where emty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+"""
+
+
+def test_an_unknown_top_level_key_does_not_stop_the_check():
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    with pytest.raises(PackError) as caught:
+        load_pack_text(MISSPELT_SECTION, "typo.pack")
+    found = [(d.code, d.span.line, d.message) for d in caught.value.diagnostics]
+    # `peices` is read as the `pieces` it means, so `stone` is known and no error follows from it;
+    # the misspelt name further down is reported in the same run
+    assert found == [("E011", 3, "unknown key `peices` in a pack"), ("E011", 4, "unknown key `unrelated` in a pack"),
+                     ("E201", 5, "unknown name `emty`")]

@@ -11,7 +11,7 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack, load_pack_text
-from boardrule.interpreter import api
+from boardrule.interpreter import api, flow
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.game import compile_game
 
@@ -53,7 +53,10 @@ def game_with(display: str):
     ("display:\n  lamp: #ff0000\n", "E030", "has no colour"),
     ('display:\n  lamp: "red"\n', "E030", "is not a colour"),
     ('display:\n  lamp: "#ff00"\n', "E030", "is not a colour"),
-    ("display:\n  lamp: {}\n", "E030", "neither `color` nor `symbol`"),
+    ("display:\n  lamp: {}\n", "E030", "gives none of `color`, `symbol`, `shape`, `border`"),
+    ("display:\n  lamp: {shape: star}\n", "E030", "`star` is not a shape"),
+    ("display:\n  lamp: {border: red}\n", "E030", "is not a colour"),
+    ("display:\n  pond: {shape: square}\n", "E032", "a region takes a colour and a symbol"),
     ('display:\n  lamb: "#ff0000"\n', "E031", "names no piece kind, symbol or region"),
     ('display:\n  lamp: {color: "#ff0000", symbol: "*"}\n', "E032", "only a region takes a `symbol`"),
     ('display:\n  pond: {symbol: "R"}\n', "E032", "already the symbol of piece `rock`"),
@@ -108,3 +111,65 @@ def test_the_small_bundled_packs_colour_every_piece(name):
     look = pictures.looks(game)
     assert all(look.piece_color(p.name, ()) for p in game.model.pieces)
 
+
+
+STYLED = BASE.replace("tree: {symbol: T, category: plant}", "tree: {symbol: T, category: plant, tall: true}") + """
+display:
+  stone: {color: "#777777", shape: square}
+  tall: {shape: diamond, border: "#00aa00"}
+  red: "#ff0000"
+  blue: "#0000ff"
+"""
+
+
+def test_a_piece_takes_its_shape_and_border_from_its_kind_category_or_flag():
+    game = compile_game(load_pack_text(STYLED, "looks.pack"))
+    look = pictures.looks(game)
+    assert look.piece_style("rock") == ("square", None)  # its category
+    assert look.piece_style("tree") == ("diamond", "#00aa00")  # a true/false attribute that is true
+    assert look.piece_style("lamp") == ("disc", None)
+
+
+def test_the_svg_draws_each_piece_as_its_shape_and_tokens_as_small_discs():
+    game = compile_game(load_pack_text(STYLED, "looks.pack"))
+    state = api.new_game(game, 1)
+    state = flow.play_text(game, state, 0, "put A1 red")
+    state.kind[0][game.grid.parse_name("B2")] = "rock"
+    svg = pictures.to_svg(pictures.picture(game, state))
+    rock = svg.split('data-cell="B2"')[1].split("</g>")[0]
+    lamp = svg.split('data-cell="A1"')[1].split("</g>")[0]
+    assert "<polygon" in rock.split("</title>")[1] and "<circle" not in rock  # a square, not a disc
+    assert "<circle" in lamp and 'fill="#ff0000"' in lamp
+
+
+def test_the_legend_gives_a_kind_the_colour_its_pieces_show():
+    # a lamp's colour is its `color` value: the legend does not give it another
+    game = compile_game(load_pack_text(STYLED, "looks.pack"))
+    state = flow.play_text(game, api.new_game(game, 1), 0, "put A1 red")
+    entry = next(e for e in pictures.picture(game, state).legend if e.meaning == "lamp")
+    assert entry.color == "#ff0000"
+    state = flow.play_text(game, state, 0, "put B1 blue")
+    entry = next(e for e in pictures.picture(game, state).legend if e.meaning == "lamp")
+    assert entry.color is None  # red and blue lamps: the values' colours say which
+
+
+def test_townies_draws_the_bank_in_the_legend_as_on_the_board():
+    game = api.open_game("townies")
+    state = api.new_game(game, 1, seed=2)
+    cell = game.grid.parse_name("E4")
+    state.kind[0][cell], state.attrs[0][cell] = "bank", {"color": "green"}
+    pic = pictures.picture(game, state)
+    bank = next(e for e in pic.legend if e.meaning == "Bank")  # by its label
+    drawn = next(c for c in pic.boards[0].cells if c.name == "E4")
+    assert bank.color == drawn.color == pictures.looks(game).colors["green"]
+    assert (bank.shape, drawn.shape) == ("disc", "disc")
+
+
+def test_a_terminal_writes_a_filled_shape_on_its_colour_and_a_disc_in_it():
+    from boardrule.cli.render import ansi256, board_text
+    game = compile_game(load_pack_text(STYLED, "looks.pack"))
+    state = flow.play_text(game, api.new_game(game, 1), 0, "put A1 red")
+    state.kind[0][game.grid.parse_name("B2")] = "rock"
+    text = board_text(game.grid, pictures.picture(game, state).boards[0], color=True)
+    assert f"\x1b[48;5;{ansi256('#777777')}m" in text  # the rock (a square): on its colour
+    assert f"\x1b[38;5;{ansi256('#ff0000')}m" in text and "\x1b[48;5;196m" not in text  # the lamp (a disc)

@@ -1,7 +1,8 @@
 """The language test packs (tests/packs/) write the hardest rules of the
 three target games in the language; each must check clean and pass its own
 tests: feeding with choices, storage, stand-ins, reacting buildings, markers
-around seats with vacant ones, shapes from dice, paths of blocks, triangles."""
+around seats with vacant ones, shapes from dice, paths of blocks, triangles,
+flanking in eight directions (flank.pack: rays and steps)."""
 
 from pathlib import Path
 
@@ -14,7 +15,7 @@ PACKS = sorted((Path(__file__).parent / "packs").glob("*.pack"))
 
 
 def test_there_are_language_packs():
-    assert {p.stem for p in PACKS} >= {"feeding", "hexmap", "towns"}
+    assert {p.stem for p in PACKS} >= {"feeding", "hexmap", "towns", "flank"}
 
 
 @pytest.mark.parametrize("path", PACKS, ids=[p.stem for p in PACKS])

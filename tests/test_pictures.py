@@ -123,7 +123,9 @@ def svg_boards(game, svg_text) -> list:
         for g in groups[start:start + size]:
             label = g.get("data-label")
             drawn = [t.text for t in g.iter(f"{SVG}text")]
-            assert drawn == ([] if label == "." else [label]), (g.get("data-cell"), label, drawn)
+            tokens = int(g.get("data-tokens", 0))  # drawn as small discs of their own, after the piece
+            body, *tokens = label.rsplit("+", tokens) if tokens else [label]
+            assert drawn == ([] if body in (".", "") else [body]) + tokens, (g.get("data-cell"), label, drawn)
             cells[g.get("data-cell")] = label
         boards.append(cells)
     return boards
@@ -325,13 +327,15 @@ def test_notes_leave_out_the_setup_decks_and_what_did_not_change():
     every = " ".join(pictures.notes(game, state, every_deck=True))
     plain = " ".join(pictures.notes(game, state))
     assert "monument_cards 15 cards" in every and "monument_cards" not in plain
-    assert "decks: resource_cards 12 cards, discards 0 cards" in plain and "in_play [cottage" in plain
+    assert "decks: resource_cards 12 cards, discards 0 cards" in plain and "buildings Cottage, " in plain
     assert pictures.notes(game, state, since=state) == []  # nothing changed: no values at all
-    assert "in_play" in pictures.unchanged(game, state, state)
+    assert "buildings" in pictures.unchanged(game, state, state)
     later = flow.play_text(game, state, 0, "keep_monument architects_guild")
     changed = pictures.notes(game, later, since=state)
-    assert "P1: my_monument architects_guild" in changed and not any("in_play" in line for line in changed)
-    assert "P1 my_monument" not in pictures.unchanged(game, later, state)
+    assert "P1: monument Architect's Guild" in changed and not any("buildings" in line for line in changed)
+    assert "P1 monument" not in pictures.unchanged(game, later, state)
+    raw = pictures.notes(game, later, since=state, raw=True)  # `debug`: the variables, by the same rule
+    assert "P1: my_monument architects_guild" in raw and not any("in_play" in line for line in raw)
 
 
 def test_the_legend_names_only_what_the_boards_show():
@@ -342,3 +346,17 @@ def test_the_legend_names_only_what_the_boards_show():
     later = flow.play_text(game, later, 0, "pick_card wood")
     later = flow.play_text(game, later, 0, "place wood A1")
     assert [(e.label, e.meaning) for e in pictures.picture(game, later).legend] == [("wd", "wood")]
+
+
+def test_a_board_keeps_its_width_from_the_first_turn_to_the_last():
+    # the columns are as wide as the widest label a piece of the game can show (GC:br in Townies),
+    # not as the widest on the board now: the board does not change width from turn to turn
+    from boardrule.cli.render import board_text
+    game = api.open_game("townies")
+    state = api.new_game(game, 1, seed=2)
+    empty = board_text(game.grid, pictures.picture(game, state).boards[0])
+    later = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])  # a Shape: blocks B:r
+    drawn = board_text(game.grid, pictures.picture(game, later).boards[0])
+    assert "B:" in drawn and empty != drawn
+    assert empty.splitlines()[0] == drawn.splitlines()[0] == "    " + "     ".join("ABCDEFGHI")
+    assert pictures.looks(game).label_width == len("GC:br")

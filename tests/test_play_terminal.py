@@ -91,10 +91,13 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(pack, tmp_path):
     assert any(text in line for line in shown), shown  # the screen says what was played
     wrong = answer(child, "zzz 99")
     assert len(wrong) == 1 and "`zzz`" in wrong[0], wrong  # one line, then the prompt again
+    after = menu(child)
     undo = answer(child, "undo")
-    assert undo[0].startswith(("undone", "nothing to undo")), undo
-    if undo[0].startswith("undone"):
-        assert menu(child) == before
+    assert undo[0].startswith(f"undone: `{text}`"), undo  # across the bots' replies and chance steps
+    assert menu(child) == before
+    assert answer(child, "redo")[0].startswith(f"redone: `{text}`")
+    assert menu(child) == after
+    assert answer(child, "undo")[0].startswith("undone")
     saved = answer(child, f"save {save}")
     assert saved == [f"saved to {save}; resume with: boardrule play {pack} --resume {save}"]
     assert quit_game(child) == 0
@@ -102,7 +105,7 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(pack, tmp_path):
     moves = CliRunner().invoke(cli, ["replay", str(save), "--verify"])
     assert moves.exit_code == 0, moves.output
     resumed = spawn([pack, "--resume", save], tmp_path)
-    resumed.expect(r"resumed after (\d+) moves")
+    resumed.expect(r"resumed after (\d+) moves?")
     assert int(resumed.match.group(1)) >= 0
     prompt(resumed)
     assert quit_game(resumed, save=True) == 0
@@ -116,18 +119,19 @@ def test_undo_goes_back_to_the_players_last_decision(tmp_path):
     answer(child, "1")
     second = menu(child)
     assert second != first
-    assert answer(child, "undo")[0] == f"undone: {first[0][1]}"
+    assert answer(child, "undo")[0] == f"undone: `{first[0][1]}`; `redo` plays it again"
     assert menu(child) == first
     assert answer(child, "undo")[0].startswith("nothing to undo")
     assert quit_game(child) == 0
 
 
 def test_bad_input_gets_one_line_and_the_prompt_again(tmp_path):
-    child = spawn(["tictactoe", "--seats", "human,greedy"], tmp_path)
+    child = spawn(["tictactoe", "--seats", "human,greedy", "--seed", "5"], tmp_path)
     prompt(child)
-    for line, words in (("play Z9", "`play Z9` is not a legal move now"), ("42", "there is no move 42"),
+    for line, words in (("play Z9", "`play Z9`: Z9 is off the board (columns A to C, rows 1 to 3)"),
+                        ("42", "there is no move 42"),
                         ("explain play B2", "`play B2` is legal now"), ("moves Q7", "no legal move contains"),
-                        ("plya B2", "`plya` is not an action here")):
+                        ("plya B2", "`plya B2`: `plya` is not a move here: did you mean `play`?")):
         said = answer(child, line)
         assert len(said) == 1 and words in said[0], (line, said)
     assert quit_game(child) == 0
@@ -201,7 +205,7 @@ def test_ctrl_c_offers_to_save(tmp_path):
 
 def test_the_end_of_the_input_never_loses_the_game(tmp_path):
     save = tmp_path / "kept.json"
-    child = spawn(["connect4", "--seats", "human,greedy", "--save", save], tmp_path)
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "5", "--save", save], tmp_path)
     prompt(child)
     answer(child, "1")
     child.sendeof()
@@ -234,7 +238,8 @@ def test_rules_and_status_show_what_the_screen_leaves_out(tmp_path):
     assert "`rules`" in first  # the first hint line names the command
     assert "legend:" not in first  # an empty town: no list of every piece kind of the pack
     assert "decks: resource_cards 12 cards, discards 0 cards" in first  # not the decks only the setup uses
-    assert "monument_cards" not in first and "in_play [cottage" in first
+    assert "monument_cards" not in first and "buildings Cottage, " in first  # in the pack's words
+    assert "in_play" not in first and "hammer" not in first  # not its variables
     listed = answer(child, "rules")
     assert any(line.startswith("C ") and " cottage " in line and line.endswith("pattern . wheat / brick glass")
                for line in listed), listed
@@ -245,12 +250,14 @@ def test_rules_and_status_show_what_the_screen_leaves_out(tmp_path):
     assert answer(child, "rules C") == drawn  # by its symbol too
     assert answer(child, "rules zz") == ["no piece or action is called `zz`; `rules` lists the pieces in play"]
     status = " ".join(answer(child, "status"))
-    assert "monument_cards 15 cards" in status and "in_play [cottage" in status
+    assert "monument_cards 15 cards" in status and "buildings Cottage, " in status
+    debug = " ".join(answer(child, "debug"))
+    assert "in_play [cottage" in debug and "hammer P1" in debug  # the variables as they are
     helped = " ".join(answer(child, "help"))
     assert "rules [NAME]" in helped and "status" in helped
     shown = answer(child, "1")  # keep a monument: the next screen says what changed, not the rest
-    assert "P1: my_monument architects_guild" in shown
-    assert not any("in_play" in line or line.startswith("decks:") for line in shown), shown
+    assert "P1: monument Architect's Guild" in shown
+    assert not any("buildings" in line or line.startswith("decks:") for line in shown), shown
     assert any(line.endswith("values unchanged since your last screen: `status` shows all)") for line in shown)
     assert any(line.endswith("a move, or `help`") for line in shown)  # `rules` was named once
     assert quit_game(child) == 0
@@ -263,5 +270,227 @@ def test_rules_in_a_game_whose_pieces_have_none(tmp_path):
     said = answer(child, "rules")
     assert len(said) == 1 and "`rules drop`" in said[0]
     drawn = answer(child, "rules drop")
-    assert drawn[0] == "drop" and "Written as a move: `drop CELL`." in drawn
+    assert drawn[0].startswith("drop") and "Written as a move: `drop CELL`." in drawn
+    assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: a fresh game each time
+def bots_only(args, folder) -> str:
+    """The whole output of a game of bots only."""
+    child = spawn(args, folder)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return child.before.replace("\r", "")
+
+
+def test_a_game_without_seed_is_a_fresh_one_and_says_its_seed(tmp_path):
+    first = bots_only(["connect4", "--seats", "random,random"], tmp_path)
+    second = bots_only(["connect4", "--seats", "random,random"], tmp_path)
+    seeds = [re.search(r"^seed (\d+); replay with --seed (\d+)$", out, re.M) for out in (first, second)]
+    assert all(s and s.group(1) == s.group(2) for s in seeds), (first[:200], second[:200])
+    assert first != second  # two fresh games (the same seed twice is one chance in 100,000)
+    again = bots_only(["connect4", "--seats", "random,random", "--seed", seeds[0].group(1)], tmp_path)
+    assert again == first  # the seed printed gives the same game again
+
+
+def test_a_fresh_seed_is_kept_in_the_save(tmp_path):
+    import json
+    save = tmp_path / "fresh.json"
+    child = spawn(["townies", "--seats", "human", "--save", save], tmp_path)
+    child.expect(r"seed (\d+); replay with --seed \d+")
+    seed = int(child.match.group(1))
+    prompt(child)
+    answer(child, "1")
+    assert quit_game(child, save=True) == 0
+    assert json.loads(save.read_text())["seed"] == seed
+    resumed = spawn(["townies", "--resume", save], tmp_path)
+    resumed.expect(rf"resumed after 1 move \(seed {seed}\)")
+    prompt(resumed)
+    assert quit_game(resumed, save=True) == 0
+
+
+# ------------------------------------------------------------------ players: undo, redo, hint
+def test_undo_after_a_bots_reply_and_redo(tmp_path):
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    first = menu(child)
+    shown = answer(child, "drop D6")
+    reply = next(line for line in shown if line.startswith("P2 (greedy): drop "))
+    assert answer(child, "undo")[0] == ("undone: `drop D6` (with 1 move of the other players after it); "
+                                        "`redo` plays it again")
+    assert menu(child) == first
+    assert answer(child, "redo")[0] == "redone: `drop D6` (with 1 move of the other players after it)"
+    board = " ".join(answer(child, "board"))
+    assert "R" in board.split("legend")[0]
+    answer(child, "undo")
+    again = answer(child, "drop D6")  # the same move, the same reply: a bot answers a position
+    assert reply in again
+    assert answer(child, "redo") == ["nothing to redo: `redo` plays again what `undo` took back, until you "
+                                     "make another move"]
+    assert quit_game(child) == 0
+
+
+def dice_line(lines) -> str:
+    return next(line for line in lines if line.startswith("dice: "))
+
+
+def test_undo_after_a_chance_step_keeps_the_roll(tmp_path):
+    child = spawn(["townies", "--seats", "human", "--seed", "3", "--option", "mode=first"], tmp_path)
+    prompt(child)
+    opening = [line.strip() for line in child.before.replace("\r", "").split("\n")]
+    moves = menu(child)
+    shapes = [text for _, text in moves if text.startswith("draw_shape")]
+    rolled = dice_line(answer(child, shapes[0]))  # the next round's roll is shown
+    undone = answer(child, "undo")
+    assert undone[0].startswith(f"undone: `{shapes[0]}` (with ") and "chance" in undone[0], undone
+    assert dice_line(answer(child, "board")) == dice_line(opening)
+    # another move: the roll that came after the first one comes again (no re-rolling by undo)
+    assert dice_line(answer(child, shapes[-1])) == rolled
+    assert quit_game(child) == 0
+
+
+def test_undo_in_solo_tiny_towns_after_placing_a_cube(tmp_path):
+    child = spawn(["tinytowns", "--seats", "human", "--seed", "4", "--option", "monuments=false"], tmp_path)
+    prompt(child)
+    answer(child, "1")  # take a resource card
+    placing = menu(child)
+    answer(child, placing[0][1])
+    undone = answer(child, "undo")
+    assert undone[0].startswith(f"undone: `{placing[0][1]}`"), undone
+    assert menu(child) == placing
+    assert quit_game(child) == 0
+
+
+def test_hot_seat_undo_stops_at_what_another_player_has_seen(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,human", "--seed", "1"], tmp_path)
+    assert prompt(child) == "P1"
+    answer(child, "play B2")  # P2's screen now shows it
+    assert answer(child, "undo") == ["nothing to undo: you have made no decision yet that can be taken back"]
+    answer(child, "play A1")
+    assert answer(child, "undo") == ["nothing to undo: P2 has seen the game since your last decision"]
+    assert quit_game(child) == 0
+
+
+def test_hint_names_a_legal_move(tmp_path):
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    said = answer(child, "hint")
+    found = re.match(r"hint: `(drop [A-G]6)` \(greedy's choice", said[0])
+    assert found, said
+    assert any(found.group(1) in line for line in answer(child, found.group(1)))
+    assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: reasons in words
+def test_reasons_in_tic_tac_toe_and_connect_four(tmp_path):
+    child = spawn(["tictactoe", "--seats", "human,human", "--seed", "1"], tmp_path)
+    prompt(child)
+    answer(child, "play B2")
+    assert answer(child, "play B2") == ["`play B2`: B2 is already marked; `moves` lists the legal ones"]
+    assert answer(child, "play D7") == ["`play D7`: D7 is off the board (columns A to C, rows 1 to 3); "
+                                        "`moves` lists the legal ones"]
+    assert quit_game(child) == 0
+
+    child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
+    prompt(child)
+    shown = answer(child, "drop d")  # the column is enough: the row is determined
+    assert shown[0] == "`drop d`: drop D6" and "P1: drop D6" in shown
+    assert "4. drop D5" in " ".join(shown)  # a number stays with its column
+    assert answer(child, "drop D1") == ["`drop D1`: a disc falls to the lowest empty cell of its column: D5; "
+                                        "`moves` lists the legal ones"]
+    explained = answer(child, "explain drop D1")
+    assert explained[1].startswith("(the rule: parameter `cell` of `drop`")  # the designer's words come second
+    assert quit_game(child) == 0
+
+
+def test_reasons_in_tiny_towns(tmp_path):
+    child = spawn(["tinytowns", "--seats", "human", "--seed", "4", "--option", "monuments=false"], tmp_path)
+    prompt(child)
+    answer(child, "1")  # the resource card of this round
+    said = answer(child, "place wood E5")
+    assert said == ["`place wood E5`: E5 is off the board (columns A to D, rows 1 to 4); `moves` lists the legal ones"]
+    assert answer(child, "plce wood A1")[0] == "`plce wood A1`: `plce` is not a move here: did you mean `place`?; " \
+                                               "`moves` lists the legal ones"
+    wrong = answer(child, "place wod A1")[0]
+    assert "did you mean `wood`?" in wrong
+    several = answer(child, "place wood")
+    assert several[0].startswith("16 moves fit `place wood`") and "1. place wood A1" in " ".join(several)
+    answer(child, "place wood A1")
+    taken = answer(child, "undo")
+    assert taken[0].startswith("undone")
+    answer(child, "place wood A1")
+    assert quit_game(child) == 0
+
+
+def test_reasons_in_townies_and_placements_by_one_cell(tmp_path):
+    child = spawn(["townies", "--seats", "human", "--seed", "3"], tmp_path)
+    seat = prompt(child)
+    said = answer(child, "draw_object bank C3")[0]
+    assert said.startswith("`draw_object bank C3`: you may draw City Square and Windmill: the white die's Object "
+                           "or the Basic Object of your colour (yellow)"), said
+    fits = answer(child, "draw_shape A1")
+    assert fits[0] == "6 moves fit `draw_shape A1`: type a number, or `preview draw_shape A1` to see each on the board"
+    child.sendline("preview draw_shape A1")
+    child.expect(r"\(1 of 6\)")
+    child.expect("Enter: the next one")
+    child.sendline("")
+    child.expect(r"2\. draw_shape A1\+B1\+C1\+C2  \(2 of 6\)")
+    child.expect("Enter: the next one")
+    child.sendline("2")  # a number makes that move
+    child.expect(rf"{seat}: draw_shape A1\+B1\+C1\+C2")
+    prompt(child)
+    assert quit_game(child) == 0
+
+
+def test_reasons_in_villagers(tmp_path):
+    child = spawn(["villagers", "--seats", "human,greedy", "--seed", "3", "--option", "monuments=false"], tmp_path)
+    prompt(child)
+    said = answer(child, "start_villager B2")
+    assert said == ["`start_villager B2`: a villager starts on a corner square without one; `moves` lists the legal ones"]
+    assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: no leaked secret
+def test_a_bots_secret_choice_is_not_shown(tmp_path):
+    from boardrule.interpreter import api, flow
+    game = api.open_game("villagers")
+    child = spawn(["villagers", "--seats", "human,greedy", "--seed", "3"], tmp_path)
+    prompt(child)
+    shown = answer(child, "1")
+    assert "P2 (greedy): keep_monument ?" in shown
+    dealt = flow.initial_state(game, 2, 3).pvars[1]["dealt"]
+    screen = " ".join(shown + answer(child, "status") + answer(child, "score") + answer(child, "rules"))
+    assert not any(name in screen for name in dealt), dealt  # neither of P2's monuments is named
+    assert quit_game(child) == 0
+
+
+# ------------------------------------------------------------------ players: the end of every game
+@pytest.mark.parametrize("pack", BUNDLED)
+def test_every_game_is_fresh_and_ends_with_its_final_score_sheets(pack, tmp_path):
+    low = load_pack(pack).model.game.players.low
+    out = bots_only([pack, "--seats", ",".join(["random"] * max(low, 2))], tmp_path)
+    assert re.search(r"^seed \d+; replay with --seed \d+$", out, re.M), out[:300]  # no --seed: a fresh one
+    screen, _, outcome = out.rpartition("\ngame over\n")
+    sheets = dict(re.findall(r"^(P\d+): (-?\d+) points?$", outcome, re.M))
+    assert sheets, outcome
+    caption = screen.rsplit("game over\n", 1)[1]  # the last screen's notes: "round N, game over" and after
+    for seat, total in sheets.items():
+        line = next(ln for ln in caption.splitlines() if ln.startswith(f"{seat}: "))
+        assert line.endswith(f"final score {total}"), (line, total)  # the sheet's total, not points so far
+        assert "so far" not in line
+    terms = outcome.split("\n", 2)[1]  # the first sheet's first term, with its points
+    assert re.match(r"^  \S.* +-?\d+", terms), outcome
+
+
+@pytest.mark.parametrize("pack", ["tinytowns", "villagers"])
+def test_no_secret_of_another_player_is_shown(pack, tmp_path):
+    from boardrule.interpreter import api, flow
+    dealt = flow.initial_state(api.open_game(pack), 2, 5).pvars[1]["dealt"]
+    child = spawn([pack, "--seats", "human,greedy", "--seed", "5"], tmp_path)
+    prompt(child)
+    shown = answer(child, "1")
+    assert "P2 (greedy): keep_monument ?" in shown
+    screen = " ".join(shown + answer(child, "status") + answer(child, "score") + answer(child, "debug"))
+    assert "P1: monument " in screen and not any(name in screen for name in dealt), dealt
     assert quit_game(child) == 0

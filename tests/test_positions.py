@@ -43,3 +43,34 @@ def test_a_list_in_a_position_behaves_like_a_list_in_a_rule(tmp_path):
     path = tmp_path / "lists.pack"
     path.write_text(LIST_PACK, encoding="utf-8")
     assert check_pack(path).ok
+
+
+SETUP_PLACES = """\
+game: {id: setup, players: 1}
+board: {grid: square 2 x 2}
+pieces: {stone: {symbol: S}, gem: {symbol: G}}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow:
+  setup: [{do: "place gem at cell(\\"A1\\")\\nplace gem at cell(\\"B2\\")"}]
+  round: [{turns: [put]}]
+  end: "none(cells, empty)"
+scoring: {gems: count(cells where kind == gem), stones: count(cells where kind == stone)}
+tests:
+  - name: a position's board replaces the one setup made
+    position:
+      board: |
+        . S
+        . .
+    expect:
+      terms: {P1: {gems: 0, stones: 1}}
+      legal: {P1: 3}
+  - name: without a position, setup's pieces are there
+    expect:
+      terms: {P1: {gems: 2, stones: 0}}
+"""
+
+
+def test_a_dot_in_a_test_position_empties_a_cell_setup_filled():
+    # positions were once laid over setup's board, so `.` left a setup piece in place
+    game = compile_game(load_pack_text(SETUP_PLACES, "setup.pack"))
+    assert run_tests(game) == []

@@ -111,6 +111,15 @@ SCORING = {
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
     "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens()) then 1 else 0)",
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
+    # directions: every grid's own (square 8, hex 6), steps, rays (to the edge or while), lines between
+    "directions": "count(directions) * 100 + count(cells where step(it, directions[0]) != none)"
+                  " + 1000 * count(cells where step(it, directions[4], 2).kind == kind)"
+                  " + 100000 * count(cells where step(it, directions[1], 0) == it)"
+                  " + 10 * count(cells where occupied and step(it, directions[2]).kind == kind)",
+    "rays": "sum(cells where occupied, count(ray(it, directions[1]))) + 1000 * sum(cells, count(ray(it,"
+            " directions[3], while = occupied and colour != blue)))",
+    "between": "sum(sum(count(between(a, b)) for b in cells where occupied) for a in cells where kind == ruby)"
+               " + 100 * count(between(cell(\"A1\"), cell(\"C3\")) where empty)",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
                " + count(all_corners where empty) * 100",
     # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
@@ -508,7 +517,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 

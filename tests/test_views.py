@@ -67,3 +67,27 @@ def test_a_view_never_changes_the_state():
     before = (state.pvars[1]["secret"], list(state.decks["pile"]))
     view(game, state, 0)
     assert (state.pvars[1]["secret"], state.decks["pile"]) == before
+
+
+# ------------------------------------------------------------------ secrets in the moves told to others
+def test_a_move_chosen_from_a_secret_hand_is_told_to_others_without_its_value():
+    from boardrule.interpreter import api, views
+    game = api.open_game("tinytowns")
+    assert views.secret_params(game) == {"keep_monument": {0}}  # `build` puts its building on the board
+    state = api.new_game(game, 2, seed=3)
+    kept = api.legal_moves(game, state, 1)[0]
+    state = api.apply(game, state, api.legal_moves(game, state, 0)[0])
+    state = api.apply(game, state, kept)
+    told, _ = views.events(game, state, 0, range(len(state.log)))
+    texts = [text for kind, seat, text, _ in told if kind == "move"]
+    assert texts[-1] == "keep_monument ?" and kept.args[0] not in " ".join(texts)
+    mine, _ = views.events(game, state, 1, range(len(state.log)))
+    assert [t for k, _, t, _ in mine if k == "move"][-1] == f"keep_monument {kept.args[0]}"
+    assert not views.scoring_reads_private(game)  # the score sheets may be shown to all
+
+
+def test_passes_in_a_row_are_one_event():
+    from boardrule.interpreter import views
+    state = type("S", (), {"log": [["pass", 0], ["pass", 0], ["pass", 1], ["roll", "d", 3], ["pass", 0]]})()
+    told, _ = views.events(None, state, 0, range(5))
+    assert told == (("pass", 0, "", 2), ("pass", 1, "", 1), ("roll", None, "d: 3", 1), ("pass", 0, "", 1))
