@@ -317,7 +317,8 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
         meter.over()
     _count_move(game, new)
     if move.action == DONE:
-        _close(game, new, move.seat)
+        new.log.append(["move", move.seat, move_text(move, game)])
+        _close(game, new, move.seat)  # (a pass it leads to is logged after it)
     else:
         try:
             _run_action(game, new, move)
@@ -329,9 +330,9 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
             return asking
         new.pending[move.seat].choice = None
         new.pending[move.seat].moved = True
+        new.log.append(["move", move.seat, move_text(move, game)])
         if not new.pending[move.seat].repeat or not _has_action(game, new, move.seat):
-            _close(game, new, move.seat)
-    new.log.append(["move", move.seat, move_text(move, game)])
+            _close(game, new, move.seat)  # (a pass it leads to is logged after it)
     if game.check_end == "turn":
         _check_end(game, new)
     _advance(game, new)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import attrs
 
+from boardrule.interpreter.shapes import Shape
 from boardrule.interpreter.values import CELL_MASK, Player
 
 DONE = "done"
@@ -53,6 +54,8 @@ def value_text(value, grid, value_type=None) -> str:
     if isinstance(value, tuple):
         item = value_type.item if value_type is not None and value_type.is_list else None
         return "+".join(value_text(v, grid, item) for v in value) or "-"
+    if isinstance(value, Shape):  # a shape by its name (a family's: `line(3)`), never its Python form
+        return value.name
     return str(value)
 
 

@@ -213,7 +213,9 @@ def test_a_seat_left_without_a_legal_move_passes(game):
     state.kind[0] = [None, None] + ["o"] * 7  # A1 and B1 free; `when` rules out A1
     settle(game, state)
     state = play(game, state, "0: play B1")
-    assert state.log[-2:] == [["pass", 1], ["move", 0, "play B1"]]  # passed as P1's turn closed
+    # the move that leaves P2 without a legal move comes first in the log, then P2's pass
+    # (the pass was once logged before the move that caused it)
+    assert state.log[-2:] == [["move", 0, "play B1"], ["pass", 1]]
     assert waiting(state) == [3]  # the next seat, who may play A1
     state = play(game, state, "3: play A1")
     assert waiting(state) == [0, 1, 3]  # on to the together step

@@ -137,3 +137,33 @@ def test_a_move_listed_again_is_the_same_move_for_its_own_seat(monkeypatch):
     monkeypatch.setattr(flow, "MAX_REMEMBERED_MOVES", 2)  # past the bound, moves are built afresh, alike
     fresh = flow.legal_moves(game, flow.initial_state(game, 2, seed=6), 0)
     assert fresh == first and [move_text(m, game) for m in fresh] == [move_text(m, game) for m in first]
+
+
+SHAPES_AS_VALUES = """\
+game: {id: shapes, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+shapes:
+  bar: {art: X X}
+  dot: {art: X}
+actions:
+  lay:
+    params:
+      shape: "[bar, dot]"
+      at: placements(shape, cells where empty)
+    effect: for c in at { place stone at c }
+flow: {round: [{turns: [lay]}], end: "none(cells, empty)"}
+"""
+
+
+def test_a_shape_in_a_move_is_written_by_its_name():
+    # shapes held in lists once printed as Python reprs: `lay Shape(name='bar', cells=...) A1+B1`
+    from boardrule.dsl.pack import load_pack_text
+    from boardrule.interpreter import flow
+    from boardrule.interpreter.game import compile_game
+    from boardrule.interpreter.moves import move_text
+    game = compile_game(load_pack_text(SHAPES_AS_VALUES, "shapes.pack"))
+    state = flow.initial_state(game, 1, seed=0)
+    texts = [move_text(m, game) for m in flow.legal_moves(game, state, 0)]
+    assert "lay bar A1+B1" in texts and "lay dot C3" in texts
+    assert flow.play_text(game, state, 0, "lay bar A1+B1").kind[0][:2] == ["stone", "stone"]
