@@ -316,3 +316,21 @@ flow:
     found = [(d.code, d.message, d.hint) for d in caught.value.diagnostics]
     assert found == [("E214", "`coins` is a player variable, but no player is meant here",
                       "name the player: `for p in players { set p.coins = ... }`")]
+
+
+def test_a_true_false_value_where_a_rule_is_expected_suggests_quotes():
+    # `done: false` loads as a YAML boolean; E014 once gave no hint at all
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = """\
+game: {id: flags, players: 1}
+board: {grid: square 2 x 2}
+pieces: {stone: {symbol: S}}
+vars: {done: false}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+"""
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "flags.pack")
+    found = [(d.code, d.hint) for d in caught.value.diagnostics]
+    assert found == [("E014", 'YAML reads `false` as a true/false value, not as text: write it in quotes, "false"')]
