@@ -562,6 +562,10 @@ class Checker:
             if target.name in self.sym.player_vars and scope.me:
                 self.out.resolved[target] = ("player_var", None)
                 return self.sym.player_vars[target.name]
+            if target.name in self.sym.player_vars:  # declared, but whose? (it once said "not a variable")
+                self.error("E214", f"`{target.name}` is a player variable, but no player is meant here", target,
+                           f"name the player: `for p in players {{ set p.{target.name} = ... }}`")
+                return self.sym.player_vars[target.name]
             names = sorted(set(self.sym.vars) | set(self.sym.player_vars))
         else:
             owner_type = scope.locals.get(target.owner) if target.owner in scope.locals else (

@@ -266,7 +266,7 @@ class Reader:
             return None
         if not isinstance(node, ScalarNode) or node.value is None or isinstance(node.value, bool):
             self.bag.error("E014", f"{what} must be written in the boardrule language as text",
-                           getattr(node, "span", None), hint=_leftover_hint(what))
+                           getattr(node, "span", None), hint=_leftover_hint(what) or _not_text_hint(node))
             return None
         text = node.value if isinstance(node.value, str) else node.raw
         try:
@@ -286,6 +286,16 @@ class Reader:
 
 _COMMA_TRAP = ("inside `{...}` or `[...]` YAML cuts text at each comma: "
                "put the text in quotes, or write the entry on its own line")
+
+
+def _not_text_hint(node):
+    """What YAML made of a value that should have been text: a true/false value, or nothing."""
+    if isinstance(node, ScalarNode) and isinstance(node.value, bool):
+        raw = node.raw or str(node.value).lower()
+        return f"YAML reads `{raw}` as a true/false value, not as text: write it in quotes, \"{raw}\""
+    if isinstance(node, ScalarNode) and node.value is None:
+        return "the value is empty: write the rule after the colon"
+    return None
 
 
 def _leftover_hint(text: str):

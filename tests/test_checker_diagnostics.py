@@ -295,3 +295,42 @@ def test_a_definition_reads_the_player_variable_of_its_parameter():
     text += ("tests:\n  - name: wealth of the last mover\n    players: 2\n"
              "    moves: [P1 play A1, P2 play B1, P1 play C1]\n    expect: {score: {P1: 16, P2: 16}}\n")
     assert run_tests(compile_game(load_pack_text(text, "probe.pack"))) == []
+
+
+def test_setting_a_player_variable_where_no_player_is_meant_says_so():
+    # it once said "`coins` is not a variable" although `coins` is declared under player_vars
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = """\
+game: {id: purse, players: 2}
+board: {grid: square 2 x 2}
+pieces: {stone: {symbol: S}}
+player_vars: {coins: 0}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow:
+  round: [{turns: [put]}, {do: set coins = 1}]
+  end: "none(cells, empty)"
+"""
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "purse.pack")
+    found = [(d.code, d.message, d.hint) for d in caught.value.diagnostics]
+    assert found == [("E214", "`coins` is a player variable, but no player is meant here",
+                      "name the player: `for p in players { set p.coins = ... }`")]
+
+
+def test_a_true_false_value_where_a_rule_is_expected_suggests_quotes():
+    # `done: false` loads as a YAML boolean; E014 once gave no hint at all
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = """\
+game: {id: flags, players: 1}
+board: {grid: square 2 x 2}
+pieces: {stone: {symbol: S}}
+vars: {done: false}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+"""
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "flags.pack")
+    found = [(d.code, d.hint) for d in caught.value.diagnostics]
+    assert found == [("E014", 'YAML reads `false` as a true/false value, not as text: write it in quotes, "false"')]
