@@ -42,7 +42,7 @@ HELP = """Type a move as the menu shows it (e.g. `{example}`) or its number. Com
   board          show the board again
   undo           take back your last decision (and the bots' replies and the rolls after it)
   redo           play again what `undo` took back
-  hint           the move a bot would make here
+  hint           the move the strongest bot would make here (about a second)
   save [FILE]    save the game (resume it with --resume FILE)
   quit           stop (asks to save)
   help           this text
@@ -647,7 +647,7 @@ class Session:
         if move is None:
             self.say("no hint here")
             return
-        self.say(f"hint: `{api.move_text(move, self.game)}` ({agents.HINT_AGENT}'s choice: the best score right after it)")
+        self.say(f"hint: `{api.move_text(move, self.game)}` ({agents.HINT_AGENT}'s choice, from its search)")
 
     # ------------------------------------------------------------ saving and stopping
     def default_save(self) -> str:

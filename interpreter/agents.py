@@ -118,7 +118,7 @@ def decide(agent, game, state, seat, moves, seed: int):
     return agent(game, state, seat, moves)
 
 
-HINT_AGENT = "greedy"  # the strongest agent quick enough to answer at a player's prompt
+HINT_AGENT = "strong"  # the strongest agent, at its default budget (about 1 s a decision here)
 
 
 def hint(game, state, seat, seed: int = 0):

@@ -376,7 +376,7 @@ def test_hint_names_a_legal_move(tmp_path):
     child = spawn(["connect4", "--seats", "human,greedy", "--seed", "1"], tmp_path)
     prompt(child)
     said = answer(child, "hint")
-    found = re.match(r"hint: `(drop [A-G]6)` \(greedy's choice", said[0])
+    found = re.match(r"hint: `(drop [A-G]6)` \(strong's choice", said[0])
     assert found, said
     assert any(found.group(1) in line for line in answer(child, found.group(1)))
     assert quit_game(child) == 0
