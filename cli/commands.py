@@ -146,7 +146,8 @@ def play(pack, seats, players, seed, options, save_path, resume_path, color, bud
 
 @cli.command()
 @click.argument("save", type=click.Path(exists=True, dir_okay=False))
-@click.option("--pack", "pack_name", default=None, type=PACK, help="The pack (bundled name or path); default: the one the save names.")
+@click.option("--pack", "pack_name", default=None, type=PACK,
+              help="The pack (bundled name or path); default: the one the save names.")
 @click.option("--verify", is_flag=True, help="Only check that the game still replays (exit 1 if not).")
 @click.option("--force", is_flag=True, help="Replay even if the pack changed since the save.")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,

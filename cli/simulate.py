@@ -86,7 +86,8 @@ def _options(pairs) -> dict:
               help="Worker processes for the local backend (0: one per CPU). Results do not depend on it.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where the games run: local processes, or a Dask cluster (boardrule[dask]).")
-@click.option("--address", metavar="HOST:PORT", default=None, help="The Dask scheduler, with --backend dask (default: a cluster of --jobs workers started here).")
+@click.option("--address", metavar="HOST:PORT", default=None,
+              help="The Dask scheduler, with --backend dask (default: a cluster of --jobs workers started here).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
               help="text: tables; json: the whole report; csv: one row per game and seat, a column per term.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,

@@ -128,8 +128,8 @@ def _distinct(values):
     return len({v for v in values if v is not None})
 
 
-HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "bound": _bound, "bound_all": _bound_all,
-           "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
+HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "bound": _bound,
+           "bound_all": _bound_all, "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
            "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple, "h_min": min, "h_max": max}
 
 

@@ -278,7 +278,8 @@ class Grid:
 
     def step_table(self, step) -> tuple:
         """For each cell, the cell one lattice `step` away, or None off the board."""
-        return tuple(self.from_lattice(x + step[0], y + step[1]) for x, y in (self.lattice(c) for c in range(self.size)))
+        dx, dy = step
+        return tuple(self.from_lattice(x + dx, y + dy) for x, y in map(self.lattice, range(self.size)))
 
     def distance(self, a: int, b: int) -> int:
         """Steps between cells: Manhattan (square orthogonal), Chebyshev

@@ -341,5 +341,5 @@ def _as_written(game, got, wanted):
     return got
 
 
-_CHECKS = {"vars": _vars, "player_vars": _player_vars, "score": _score, "terms": _terms, "legal": _legal, "illegal": _illegal, "over": _over,
-           "winner": _winner, "verdict": _verdict}
+_CHECKS = {"vars": _vars, "player_vars": _player_vars, "score": _score, "terms": _terms, "legal": _legal,
+           "illegal": _illegal, "over": _over, "winner": _winner, "verdict": _verdict}
