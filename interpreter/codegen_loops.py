@@ -407,8 +407,8 @@ class LoopGeneration:
             return inline
         params, body = self.compiler.definition_use(node, name)
         it, scope = self.it_value(), self.current_scope()
-        if scope is not None:
-            scope.handed = True  # the body may read the context's `it`
+        if scope is not None and self.reads_context_it(node):
+            scope.handed = True  # the body reads the context's `it`: the loop is to set it
         if params is None:  # the one parameter is `it`, read in place by the body
             return _call("with_it", _load("ctx"), self.expr(node.args[0]), self.constant(body))
         values = [self.expr(a) for a in node.args]

@@ -58,7 +58,7 @@ import time
 from boardrule.dsl.diagnostics import UsageError
 from boardrule.interpreter import evaluation, flow
 from boardrule.interpreter.budget import BudgetError
-from boardrule.interpreter.montecarlo import MARGIN_WEIGHT, _known_moves, determinize
+from boardrule.interpreter.montecarlo import MARGIN_WEIGHT, _known_moves, determinize, ucb1_choice
 from boardrule.interpreter.scoring import score_sheet
 from boardrule.interpreter.values import RuleError
 
@@ -288,13 +288,7 @@ class SearchAgent:
             edge.available += 1
         if untried is not None:
             return edges[untried], untried
-        scale = self.c * max(bounds[1] - bounds[0], 1e-9)
-        best, best_value = None, -math.inf
-        for move in admitted:
-            edge = edges[move]
-            value = edge.totals[acting] / edge.visits + scale * math.sqrt(math.log(edge.available) / edge.visits)
-            if value > best_value:
-                best, best_value = move, value
+        best = ucb1_choice(admitted, edges, acting, self.c * max(bounds[1] - bounds[0], 1e-9))
         return edges[best], best
 
     def _playout(self, game, state, rng, played):

@@ -189,13 +189,7 @@ class MonteCarloAgent:
                 child = children[move] = _Node(len(node.totals))
             child.available += 1
             return move, child, True
-        scale = self.c * max(bounds[1] - bounds[0], 1e-9)
-        best, best_value = None, -math.inf
-        for move in legal:
-            child = children[move]
-            value = child.totals[acting] / child.visits + scale * math.sqrt(math.log(child.available) / child.visits)
-            if value > best_value:
-                best, best_value = move, value
+        best = ucb1_choice(legal, children, acting, self.c * max(bounds[1] - bounds[0], 1e-9))
         return best, children[best], False
 
     def _playout(self, game, state, rng):
@@ -344,3 +338,15 @@ def parse_settings(text: str) -> dict:
     if "c" in settings and not (settings["c"] >= 0 and math.isfinite(settings["c"])):
         raise UsageError("mcts c must be a positive number", code="E005")
     return settings
+
+
+def ucb1_choice(moves, stats, acting, scale):
+    """The move whose statistics (`totals`, `visits`, `available`, in `stats[move]`) give the seat
+    `acting` the highest UCB1 value (available-count form, for moves not always legal)."""
+    best, best_value = None, -math.inf
+    for move in moves:
+        stat = stats[move]
+        value = stat.totals[acting] / stat.visits + scale * math.sqrt(math.log(stat.available) / stat.visits)
+        if value > best_value:
+            best, best_value = move, value
+    return best

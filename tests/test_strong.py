@@ -15,33 +15,9 @@ from boardrule.interpreter.api import new_game, open_game
 from boardrule.interpreter.moves import move_text
 from boardrule.interpreter.ismcts import SearchAgent, info_key, parse_settings
 from boardrule.interpreter.state import LazyRandom
+from test_simulate import PEEK  # the one-card peeking pack: what a seat may not see
 
 PACKS = Path(__file__).resolve().parent / "packs"
-
-PEEK = """\
-game: {id: peek, name: Peek, players: 1}
-board: {grid: square 1 x 1}
-symbols:
-  faces: [high, low]
-decks:
-  cards: {high: 1, low: 3}
-vars:
-  turn: 0
-actions:
-  draw:
-    effect: |
-      draw card from cards { if card == high { score 5 as "high" } }
-  pass:
-    effect: score 1 as "pass"
-flow:
-  setup:
-    - do: shuffle cards
-  round:
-    - do: turn += 1
-    - turns: [draw, pass]
-  end: turn >= 3
-  check_end: round
-"""
 
 
 def _moves_of(agent_name, game, players, seed, agent_seed=3):
