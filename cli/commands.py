@@ -158,6 +158,7 @@ def replay(save, pack_name, verify, force, budget):
     from boardrule.dsl.diagnostics import SaveError
     from boardrule.interpreter import api, gamelog
     from boardrule.interpreter.budget import Meter
+    from boardrule.interpreter.views import player_names
     try:
         data = gamelog.load(save)
         game = api.open_game(pack_name or gamelog.pack_of_save(data))
@@ -169,8 +170,9 @@ def replay(save, pack_name, verify, force, budget):
     if verify:
         click.echo(f"{save}: replays ({len(data['moves'])} moves, {game.name})")
         return
+    names = player_names(state)  # as play names them: P1, P2... in turn order, whichever seats they took
     for index, (seat, text) in enumerate(data["moves"], 1):
-        click.echo(f"{index:>4}. P{seat + 1} {text}")
-    click.echo(render_state(game, state))
+        click.echo(f"{index:>4}. {names[seat]} {text}")
+    click.echo(render_state(game, state, names=names))
     if state.phase == "over":
-        click.echo(render_sheets(api.score_report(game, state)))
+        click.echo(render_sheets(api.score_report(game, state, names=names)))

@@ -21,12 +21,12 @@ import click
 
 from boardrule.cli.render import color_default, picture_text, render_outcome, render_sheets
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import agents, api, flow, gamelog, reasons, rulesdoc, timeline
+from boardrule.interpreter import agents, api, flow, gamelog, reasons, rulesdoc, timeline, views
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.budget import Meter
 from boardrule.interpreter.moves import move_label
-from boardrule.interpreter.values import PLAYERS, RuleError
+from boardrule.interpreter.values import RuleError
 
 MENU_MAX = 24  # moves listed at the prompt without asking; more are listed by `moves`
 
@@ -117,6 +117,7 @@ class Session:
         self.players, self.seed, self.options = players, seed, options
         self.save_path, self.color = save_path, color
         self.seat_of, self.agents = {}, {}
+        self.names = views.player_names(self.state)  # P1, P2... in turn order, whichever seats they took
         for index, seat in enumerate(self.state.players):
             kind = seat_kinds[index] if index < len(seat_kinds) else "greedy"
             self.seat_of[seat] = kind
@@ -165,7 +166,7 @@ class Session:
             return self._stop("the game cannot go on", 1, failed=True)
 
     def _run(self) -> int:
-        who = ", ".join(f"{PLAYERS[s]!r} {k}" for s, k in self.seat_of.items())
+        who = ", ".join(f"{self.names[s]} {k}" for s, k in self.seat_of.items())
         self.echo(f"{self.game.name}: {who}")
         if self.resumed:
             made = sum(1 for e in self.state.log if e[0] == "move")
@@ -202,7 +203,7 @@ class Session:
         return seat if self.humans else None
 
     def _screen(self, viewer, since=None) -> str:
-        pic = pictures.picture(self.game, self.state, viewer, since=since)
+        pic = pictures.picture(self.game, self.state, viewer, since=since, names=self.names)
         return picture_text(pic, self.color)
 
     def _private(self, seat) -> bool:
@@ -215,8 +216,9 @@ class Session:
             click.echo("\033[3J\033[2J\033[H", nl=False, color=True)
         else:
             self.echo("\n" + "-" * 60)
-        self.echo(f"{PLAYERS[seat]!r}'s turn: pass the keyboard to {PLAYERS[seat]!r}; everyone else, look away.")
-        if self._ask(f"{PLAYERS[seat]!r}, press Enter to see your view ") is None:
+        name = self.names[seat]
+        self.echo(f"{name}'s turn: pass the keyboard to {name}; everyone else, look away.")
+        if self._ask(f"{name}, press Enter to see your view ") is None:
             raise Quit(self._stop("the input ended", 0))
         self.shown = None
 
@@ -235,7 +237,8 @@ class Session:
             self.timeline.shown(viewer)
         self.echo()
         self.echo(self._screen(self._viewer(viewer), since))
-        hidden = pictures.unchanged(self.game, self.state, since, viewer=self._viewer(viewer)) \
+        hidden = pictures.unchanged(self.game, self.state, since, viewer=self._viewer(viewer),
+                                    names=self.names) \
             if since is not None else []
         if hidden:
             values = f"{len(hidden)} value{'s' if len(hidden) != 1 else ''} unchanged"
@@ -246,7 +249,6 @@ class Session:
     def _events(self, viewer) -> list:
         """What happened since the screen was last drawn, as `viewer` may be told it (views.events): moves
         (their secret values `?`), rolls, passes (and draws, for spectators)."""
-        from boardrule.interpreter import views
         state = self.state
         indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(state.log)))
         step_start = self._step_start() if state.phase != "over" else None
@@ -256,13 +258,13 @@ class Session:
         for kind, seat, text, times in told:
             if kind == "move":
                 bot = f" ({self.seat_of[seat]})" if seat in self.agents else ""
-                lines.append(f"{PLAYERS[seat]!r}{bot}: {text}")
+                lines.append(f"{self.names[seat]}{bot}: {text}")
             elif kind == "roll":
                 lines.append(f"rolled {text}")
             elif kind == "pass":
-                lines.append(f"{PLAYERS[seat]!r} passes: no legal move" + (f" ({times} times)" if times > 1 else ""))
+                lines.append(f"{self.names[seat]} passes: no legal move" + (f" ({times} times)" if times > 1 else ""))
             elif kind == "seats":
-                lines.append(f"the players sit at seats {text}")
+                lines.append(f"the players sit at random: {views.seating_text(state)}")
             elif kind == "draw":
                 lines.append(f"drew {text}")
             elif kind == "shuffle":
@@ -295,10 +297,10 @@ class Session:
         else:
             self.echo(f"{len(moves)} legal moves, e.g. `{menu[0]}`: type `moves TEXT` to list those with TEXT")
         if seat not in self.hinted and self._ruled():
-            self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, `rules` (the pieces, their patterns "
+            self.echo(f"{self.names[seat]} to move: a number, a move, `rules` (the pieces, their patterns "
                       "and what they do) or `help`")
         else:
-            self.echo(f"{PLAYERS[seat]!r} to move: a number, a move, or `help`")
+            self.echo(f"{self.names[seat]} to move: a number, a move, or `help`")
         self.hinted.add(seat)
         while True:
             line, self.pending_line = self.pending_line or self._prompt(seat), None
@@ -308,7 +310,7 @@ class Session:
                 return
 
     def _prompt(self, seat) -> str:
-        line = self._ask(f"{PLAYERS[seat]!r}> ")
+        line = self._ask(f"{self.names[seat]}> ")
         if line is None:
             raise Quit(self._stop("the input ended", 0))
         return line.strip()
@@ -439,9 +441,9 @@ class Session:
 
     def _score(self, seat):
         from boardrule.interpreter.views import scoring_reads_private
-        report = api.score_report(self.game, self.state)
+        report = api.score_report(self.game, self.state, names=self.names)
         if scoring_reads_private(self.game):  # others' sheets could tell what they hold
-            report = dict(report, players=[p for p in report["players"] if p["seat"] == repr(PLAYERS[seat])])
+            report = dict(report, players=[p for p in report["players"] if p["name"] == self.names[seat]])
         self.echo(render_sheets(report).rsplit("\n", 1)[0] + "\n(so far; the game is not over)")
 
     def _status(self, seat, raw=False):
@@ -449,7 +451,7 @@ class Session:
         variables as they are, not the values the pack's status declares (`debug`)."""
         from boardrule.interpreter.views import view
         state = view(self.game, self.state, seat)
-        lines = pictures.notes(self.game, state, every_deck=True, viewer=seat, raw=raw)
+        lines = pictures.notes(self.game, state, every_deck=True, viewer=seat, raw=raw, names=self.names)
         self.echo("\n".join(lines) if lines else "  this game keeps no values besides the boards")
 
     def _ruled(self) -> list:
@@ -524,7 +526,7 @@ class Session:
         from boardrule.interpreter.views import view
         kinds = {p.name for p in self.game.model.pieces} | {s.name for s in self.game.model.shapes}
         state = view(self.game, self.state, seat)
-        pic = pictures.picture(self.game, self.state, seat)
+        pic = pictures.picture(self.game, self.state, seat, names=self.names)
         found = {c.kind for b in pic.boards for c in b.cells if c.kind} | {k for b in pic.boards for c in b.cells
                                                                              for k in c.inner}
 
@@ -590,7 +592,7 @@ class Session:
             return
         for index, move in enumerate(fits, 1):
             after = flow.preview(self.game, self.state, move)
-            pic = pictures.picture(self.game, after, seat, seats=[seat])
+            pic = pictures.picture(self.game, after, seat, seats=[seat], names=self.names)
             number = self.numbers[moves.index(move)] if move in moves else "?"
             self.echo(f"{number}. {api.move_text(move, self.game)}" +
                       (f"  ({index} of {len(fits)})" if len(fits) > 1 else ""))
@@ -703,9 +705,9 @@ class Session:
         for line in self._events(self.owner if self.humans else None):
             self.echo(line)
         self.echo()
-        self.echo(picture_text(pictures.picture(self.game, self.state), self.color))
+        self.echo(picture_text(pictures.picture(self.game, self.state, names=self.names), self.color))
         self.echo("game over")
-        self.echo(render_outcome(self.game, self.state))
+        self.echo(render_outcome(self.game, self.state, names=self.names))
 
 
 def _is_terminal() -> bool:

@@ -16,7 +16,6 @@ import click
 
 from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.geometry import column_letters
-from boardrule.interpreter.values import PLAYERS
 
 
 def color_default(stream=None) -> bool:
@@ -148,9 +147,10 @@ def picture_text(pic, color=False, legend=True, notes=True) -> str:
     return "\n".join(parts)
 
 
-def render_state(game, state, viewer=None, color=False) -> str:
-    """Every board (as `viewer` sees them, if given), the legend, the dice and each player's values."""
-    return picture_text(pictures.picture(game, state, viewer), color)
+def render_state(game, state, viewer=None, color=False, names=None) -> str:
+    """Every board (as `viewer` sees them, if given), the legend, the dice and each player's values;
+    `names` (seat -> text) names the players, by seat unless given."""
+    return picture_text(pictures.picture(game, state, viewer, names=names), color)
 
 
 # ------------------------------------------------------------------ sheets
@@ -158,7 +158,7 @@ def render_sheets(report: dict) -> str:
     """Score sheets term by term, then the winner (from `api.score_report`)."""
     lines = []
     for player in report["players"]:
-        lines.append(f"{player['seat']}: {player['total']} point{'' if abs(player['total']) == 1 else 's'}")
+        lines.append(f"{player.get('name', player['seat'])}: {player['total']} point{'' if abs(player['total']) == 1 else 's'}")
         for term in player["terms"]:
             count = f" (x{term['count']})" if term["count"] > 1 else ""
             lines.append(f"  {term['label']:<28} {term['points']:>4}{count}")
@@ -169,12 +169,15 @@ def render_sheets(report: dict) -> str:
     return "\n".join(lines)
 
 
-def render_outcome(game, state) -> str:
-    """The end of a game: the sheets, the ranking with the tie-breaks that decided it, the winner."""
+def render_outcome(game, state, names=None) -> str:
+    """The end of a game: the sheets, the ranking with the tie-breaks that decided it, the winner;
+    `names` (seat -> text) names the players, by seat unless given."""
     from boardrule.dsl.unparse import unparse
     from boardrule.interpreter import api
     from boardrule.interpreter.outcome import outcome
-    report = api.score_report(game, state)
+    from boardrule.interpreter.views import seat_names
+    names = names or seat_names(state)
+    report = api.score_report(game, state, names=names)
     result = outcome(game, state)
     lines = [render_sheets(report).rsplit("\n", 1)[0]]
     totals = [result.keys[s][0] for s in result.ranking]
@@ -187,13 +190,13 @@ def render_outcome(game, state) -> str:
             if index == 0 or result.keys[seat] != result.keys[result.ranking[index - 1]]:
                 place = index + 1
             total = result.keys[seat][0]
-            lines.append(f"  {place}. {PLAYERS[seat]!r} {total} point{'' if abs(total) == 1 else 's'}")
+            lines.append(f"  {place}. {names[seat]} {total} point{'' if abs(total) == 1 else 's'}")
         if tied and terms:
             lines.append("tie-breaks (higher is better):")
             for number, term in enumerate(terms, 1):
-                values = ", ".join(f"{PLAYERS[s]!r} {result.keys[s][number]}" for s in result.ranking)
+                values = ", ".join(f"{names[s]} {result.keys[s][number]}" for s in result.ranking)
                 lines.append(f"  {number}. {unparse(term)}: {values}")
-    winners = [repr(PLAYERS[s]) for s in result.winners]
+    winners = [names[s] for s in result.winners]
     decided = ""
     if len(result.ranking) > 1 and len(winners) == 1:
         runner = result.ranking[1]

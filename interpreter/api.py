@@ -74,20 +74,27 @@ def _position_seating(game: Game, node, players):
     return tuple(sorted(named)) if len(named) == players else tuple(range(players))
 
 
-def score_report(game: Game, state) -> dict:
-    """Score sheets, ranking and verdicts as plain data (for JSON and printing)."""
+def score_report(game: Game, state, names: dict | None = None) -> dict:
+    """Score sheets, ranking and verdicts as plain data (for JSON and printing).
+
+    Each player has its `seat` (`P3`: seat 3) and its `name`: `names[seat]` (as `views.player_names`
+    gives them in play), else the seat's. The ranking and the winners are named so too.
+    """
+    from boardrule.interpreter.views import seat_names
     result = outcome(game, state)
+    names = names or seat_names(state)
     return {
         "pack": game.id,
         "players": [{
             "seat": repr(PLAYERS[seat]),
+            "name": names[seat],
             "total": result.sheets[seat].total,
             "terms": [{"label": t.label, "points": t.points, "source": t.source, "count": t.count}
                       for t in result.sheets[seat].terms],
             "verdict": result.verdicts.get(seat),
         } for seat in state.players],
-        "ranking": [repr(PLAYERS[s]) for s in result.ranking],
-        "winners": [repr(PLAYERS[s]) for s in result.winners],
+        "ranking": [names[s] for s in result.ranking],
+        "winners": [names[s] for s in result.winners],
     }
 
 

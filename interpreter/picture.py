@@ -36,6 +36,7 @@ import attrs
 
 from boardrule.interpreter.geometry import column_letters
 from boardrule.interpreter.values import CELL_MASK, PLAYERS
+from boardrule.interpreter.views import seat_names
 
 #: Marks of the empty cells of declared regions, in order, when `display:` gives none.
 REGION_MARKS = "*+~^%&$!=?"
@@ -199,13 +200,15 @@ def looks(game) -> Looks:
 
 
 # ------------------------------------------------------------------ the model
-def picture(game, state, viewer=None, seats=None, since=None) -> Picture:
+def picture(game, state, viewer=None, seats=None, since=None, names=None) -> Picture:
     """The boards of `state` as `viewer` (a seat, or None for everything) sees them.
 
     `seats` limits the boards drawn to those seats' (boards of their own only). With `since` (an earlier
     state: the one on the viewer's last screen), the notes leave out the deck sizes and values that have
-    not changed since (`unchanged` names them).
+    not changed since (`unchanged` names them). `names` (seat -> text) names the players: by their
+    seats unless given (`views.player_names` numbers them in turn order, as play shows them).
     """
+    names = names or seat_names(state)
     if viewer is not None:
         from boardrule.interpreter.views import view
         state = view(game, state, viewer)
@@ -217,10 +220,9 @@ def picture(game, state, viewer=None, seats=None, since=None) -> Picture:
     else:
         for seat in state.players:
             if seats is None or seat in seats:
-                boards.append(board_picture(game, state, game.board_of_seat(seat), f"{PLAYERS[seat]!r}'s board",
-                                            seat))
+                boards.append(board_picture(game, state, game.board_of_seat(seat), f"{names[seat]}'s board", seat))
     return Picture(game.name, game.grid, tuple(boards), legend(game, boards, look),
-                   tuple(notes(game, state, since, viewer=viewer)))
+                   tuple(notes(game, state, since, viewer=viewer, names=names)))
 
 
 def board_picture(game, state, board, title="", seat=None) -> Board:
@@ -302,7 +304,7 @@ def _value_order(game, value):
     return (len(getattr(game, "symbol_sets", {})), 0, value)
 
 
-def notes(game, state, since=None, every_deck=False, viewer=None, raw=False) -> list:
+def notes(game, state, since=None, every_deck=False, viewer=None, raw=False, names=None) -> list:
     """One line each: the round, the dice, the decks' sizes, the game's values, each player's values.
 
     The values are those the pack's `status:` and `player_status:` declare, labelled as it says, with
@@ -319,23 +321,25 @@ def notes(game, state, since=None, every_deck=False, viewer=None, raw=False) -> 
         lines.append(f"round {state.round}")
     if state.dice:
         lines.append("dice: " + ", ".join(f"{name} {_say(game, v)}" for name, v in state.dice.items()))
-    before = _texts(_note_items(game, since, every_deck, viewer, raw)) if since is not None else {}
-    for head, items in _note_items(game, state, every_deck, viewer, raw):
+    names = names or seat_names(state)
+    before = _texts(_note_items(game, since, every_deck, viewer, raw, names)) if since is not None else {}
+    for head, items in _note_items(game, state, every_deck, viewer, raw, names):
         shown = [text for name, text in items if since is None or name is None or before.get(name) != text]
         if shown:
             lines.append(head + ", ".join(shown))
     return lines
 
 
-def unchanged(game, state, since, every_deck=False, viewer=None, raw=False) -> list:
+def unchanged(game, state, since, every_deck=False, viewer=None, raw=False, names=None) -> list:
     """The deck sizes and values `notes(game, state, since)` leaves out because `since` had them too."""
     if since is None:
         return []
     if viewer is not None:
         from boardrule.interpreter.views import view
         state, since = view(game, state, viewer), view(game, since, viewer)
-    before = _texts(_note_items(game, since, every_deck, viewer, raw))
-    return [name for _, items in _note_items(game, state, every_deck, viewer, raw) for name, text in items
+    names = names or seat_names(state)
+    before = _texts(_note_items(game, since, every_deck, viewer, raw, names))
+    return [name for _, items in _note_items(game, state, every_deck, viewer, raw, names) for name, text in items
             if name is not None and before.get(name) == text]
 
 
@@ -343,7 +347,7 @@ def _texts(groups) -> dict:
     return {name: text for _, items in groups for name, text in items if name is not None}
 
 
-def _note_items(game, state, every_deck, viewer=None, raw=False) -> list:
+def _note_items(game, state, every_deck, viewer, raw, names) -> list:
     """(line head, [(name, text)]): the notes' items; `name` tells an item in another state (None: always
     shown)."""
     groups = []
@@ -359,7 +363,7 @@ def _note_items(game, state, every_deck, viewer=None, raw=False) -> list:
         groups.append(("", [(k, f"{k} {value_text(v)}") for k, v in state.vars.items()]))
     over = state.phase == "over"
     for seat in state.players:
-        who = f"{PLAYERS[seat]!r} "
+        who = f"{names[seat]} "
         if declared:
             items = [(who + label, f"{label} {text}") for label, text in _status(game, state, seat, viewer)]
         else:
@@ -370,7 +374,7 @@ def _note_items(game, state, every_deck, viewer=None, raw=False) -> list:
             items.append((who + "score", f"points so far {sum(p for _, p in state.points[seat])}"))
         if seat in state.finished and not over:  # once the game is over, everyone is
             items.append((who + "finished", "finished"))
-        groups.append((f"{PLAYERS[seat]!r}: ", items))
+        groups.append((f"{names[seat]}: ", items))
     return groups
 
 

@@ -15,6 +15,32 @@ from boardrule.interpreter.values import Player
 HIDDEN = "?"
 
 
+def seat_names(state) -> dict:
+    """Each player's name by seat (`P3` sits at seat 3), as packs' tests and positions name them."""
+    return {seat: repr(Player(seat)) for seat in state.players}
+
+
+def player_names(state) -> dict:
+    """Each player's name by turn order, by seat: the players are P1, P2... whichever seats they took.
+
+    The same as `seat_names` when every seat is taken; a game with more seats than players (values passed
+    around the table through the empty seats) seats its players at random, and a player of two at seats 3
+    and 5 is still P1 or P2 to the players.
+    """
+    return {seat: f"P{number}" for number, seat in enumerate(sorted(state.players), 1)}
+
+
+def seating_text(state) -> str:
+    """Where the players sit, in their names: `P1 at seat 3, P2 at seat 5 (seats 1, 2 and 4 empty)`."""
+    names = player_names(state)
+    taken = ", ".join(f"{names[seat]} at seat {seat + 1}" for seat in sorted(state.players))
+    empty = [str(seat + 1) for seat in range(state.seats) if seat not in names]
+    if not empty:
+        return taken
+    listed = empty[0] if len(empty) == 1 else ", ".join(empty[:-1]) + " and " + empty[-1]
+    return f"{taken} (seat{'s' if len(empty) > 1 else ''} {listed} empty)"
+
+
 def view(game, state: State, seat: int) -> State:
     """The state as `seat` sees it."""
     seen = state.clone()

@@ -494,3 +494,18 @@ def test_no_secret_of_another_player_is_shown(pack, tmp_path):
     screen = " ".join(shown + answer(child, "status") + answer(child, "score") + answer(child, "debug"))
     assert "P1: monument " in screen and not any(name in screen for name in dealt), dealt
     assert quit_game(child) == 0
+
+
+def test_two_players_at_a_table_of_more_seats_are_p1_and_p2(tmp_path):
+    """Players sit at random seats of a game with more seats than players; to the players they are still
+    P1 and P2, in turn order, and the seating says where each sits. A replay names them the same way."""
+    save = tmp_path / "two.json"
+    out = bots_only(["townies", "--seats", "random,random", "--seed", "5", "--save", save], tmp_path)
+    assert "the players sit at random: P1 at seat 3, P2 at seat 5 (seats 1, 2 and 4 empty)" in out
+    assert out.startswith("Townies: P1 random, P2 random")
+    assert re.search(r"\bP[3-9]\b", out) is None, re.findall(r".*\bP[3-9]\b.*", out)[:3]
+    assert "P1's board" in out and "P2's board" in out
+    replayed = CliRunner().invoke(cli, ["replay", str(save)])
+    assert replayed.exit_code == 0
+    assert re.search(r"\bP[3-9]\b", replayed.output) is None
+    assert "   1. P1 " in replayed.output

@@ -91,3 +91,16 @@ def test_passes_in_a_row_are_one_event():
     state = type("S", (), {"log": [["pass", 0], ["pass", 0], ["pass", 1], ["roll", "d", 3], ["pass", 0]]})()
     told, _ = views.events(None, state, 0, range(5))
     assert told == (("pass", 0, "", 2), ("pass", 1, "", 1), ("roll", None, "d: 3", 1), ("pass", 0, "", 1))
+
+
+def test_players_are_named_in_turn_order_whatever_seats_they_took():
+    from boardrule.interpreter import api
+    from boardrule.interpreter.views import player_names, seat_names, seating_text
+    game = api.open_game("townies")
+    state = flow.initial_state(game, 2, seed=0, options={}, seating=(2, 4))
+    assert player_names(state) == {2: "P1", 4: "P2"}
+    assert seat_names(state) == {2: "P3", 4: "P5"}  # as the pack's tests and positions name them
+    assert seating_text(state) == "P1 at seat 3, P2 at seat 5 (seats 1, 2 and 4 empty)"
+    full = flow.initial_state(game, 5, seed=0, options={})
+    assert player_names(full) == seat_names(full)
+    assert seating_text(full) == "P1 at seat 1, P2 at seat 2, P3 at seat 3, P4 at seat 4, P5 at seat 5"
