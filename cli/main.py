@@ -87,6 +87,7 @@ def cli():
 def main():
     from boardrule.cli import commands  # noqa: F401  (registers the commands)
     from boardrule.cli import simulate  # noqa: F401  (registers simulate and bench)
+    from boardrule.cli import ladder  # noqa: F401  (registers ladder)
     from boardrule.cli import designer  # noqa: F401  (registers rules, new and schema)
     from boardrule.cli import picture  # noqa: F401  (registers render)
     try:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import boardrule.cli.ladder  # noqa: F401  (registers ladder)
 import boardrule.cli.simulate  # noqa: F401  (registers simulate and bench)
 from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import UsageError
@@ -485,7 +486,7 @@ def _quick(command: str) -> list:
             args[index] = str(min(int(arg), 2))
         if args[index - 1] == "--jobs":
             args[index] = "1"
-        if args[index - 1] == "--seats":
+        if args[index - 1] in ("--seats", "--agents"):
             args[index] = re.sub(r"(mcts|strong)(:[^,]*)?", r"\1:2:depth=2", arg)
     if args[0] == "bench":
         packs = [a for a in args[1:] if not a.startswith("-") and a not in ("json", "text")]
