@@ -89,6 +89,8 @@ FUNCTIONS = {
     "allowed": sig([SYM, CELL], BOOL, "whether a piece kind's `place:` rule allows this cell"),
     # the checker reads the second argument as the name of a mark, not as its value (Checker.uses_call)
     "uses": sig([SYM, BOOL], BOOL, "whether the rules of a piece kind read or set a mark (and what they read)"),
+    "can": sig([PLAYER, SYM], BOOL, "whether a player has a legal move of an action now, as if it were "
+               "theirs to make: can(p, place)"),
     "left_of": sig([PLAYER], PLAYER, "the next player clockwise (to the left)"),
     "right_of": sig([PLAYER], PLAYER, "the previous player (to the right)"),
     "next_active": sig([PLAYER], PLAYER, "the next player to the left who has not finished"),

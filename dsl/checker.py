@@ -84,6 +84,7 @@ class Checker:
         self.use_site = None  # the span of the name or call being resolved (a note on a definition's errors)
         self.rule_types: dict = {}  # a piece rule's name -> the join of its bodies' types, each checked once
         self.rules_expanding: list = []  # piece rules being checked, to catch a rule that uses itself
+        self.listing_action = None  # the action whose parameters and `when:` are being checked (E241)
 
     # ------------------------------------------------------------- helpers
     def error(self, code, message, node, hint=None):
@@ -320,6 +321,8 @@ class Checker:
             return SHAPE
         if node.func == "uses":
             return self.uses_call(node, scope)
+        if node.func == "can":
+            return self.can_call(node, scope)
         signature = FUNCTIONS.get(node.func)
         if signature is None:
             hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)
@@ -353,6 +356,32 @@ class Checker:
             else:
                 marks = ", ".join(f"`{m}`" for m in sorted(self.sym.marks)) or "none in this pack"
                 self.error("E210", f"the second argument of `uses` is the name of a mark (marks: {marks})", mark)
+        for extra in node.args[2:]:
+            self.expr(extra, scope)
+        return BOOL
+
+    def can_call(self, node, scope):
+        """`can(PLAYER, ACTION)`: ACTION is the name of an action; the call lists that action's moves,
+        so an action's own `when:` or parameters may not ask it of itself (E241)."""
+        self.out.resolved[node] = ("function", "can")
+        if len(node.args) != 2 or node.kwargs:
+            self.error("E220", f"`can` takes a player and an action, like can(me, place); {len(node.args)} "
+                               "argument(s) given", node)
+        if node.args:
+            self.expect(node.args[0], scope, PLAYER, "the player of `can`")
+        if len(node.args) >= 2:
+            action = node.args[1]
+            if isinstance(action, ast.Name) and action.id in self.sym.actions:
+                self.out.resolved[action] = ("action", action.id)
+                self.out.types[action] = SYM
+                if action.id == self.listing_action:
+                    self.error("E241", f"`can(..., {action.id})` in the rules of `{action.id}` itself would ask "
+                                       "the action whether it has a move while listing its moves", node,
+                               "write the condition the action's moves need instead, or ask it of another action")
+            else:
+                names = ", ".join(f"`{a}`" for a in sorted(self.sym.actions)) or "none in this pack"
+                self.error("E210", f"the second argument of `can` is the name of an action (actions: {names})",
+                           action)
         for extra in node.args[2:]:
             self.expr(extra, scope)
         return BOOL
@@ -700,6 +729,7 @@ def check_pack(model, bag, removed=()) -> Checked:
         if chart is not None:
             checker.chart(chart)
     _check_actions(checker, model)
+    _check_can_cycles(checker, model)
     _check_flow(checker, model)
     top = Scope({})
     for term in model.scoring:
@@ -798,6 +828,7 @@ def _check_shapes(checker: Checker, model) -> None:
 def _check_actions(checker: Checker, model) -> None:
     for action in model.actions:
         scope = Scope({})
+        checker.listing_action = action.name  # what lists the action's moves may not ask `can` of it
         for name, domain in action.params:
             t = checker.expr(domain, scope) if domain is not None else ANY
             if not t.is_list and t != ANY:
@@ -808,7 +839,42 @@ def _check_actions(checker: Checker, model) -> None:
             checker.expect(action.when, scope, BOOL, f"the condition of action `{action.name}`")
         for _, why in action.when_parts:
             _check_why(checker, why, scope)
+        checker.listing_action = None
         checker.block(action.effect, scope)
+
+
+def _check_can_cycles(checker: Checker, model) -> None:
+    """E241 for actions whose moves ask `can` of each other (`place` asks whether `wait` can be taken, `wait`
+    whether `place` can): listing either would never end. An action asking it of itself is caught as it is
+    checked."""
+    asks = {action.name: _cans_in_listing(checker, action) for action in model.actions}
+    for name, calls in asks.items():
+        for other, call in calls:
+            if other != name and any(back == name for back, _ in asks.get(other, ())):
+                checker.error("E241", f"`{name}` and `{other}` ask `can` of each other in the rules that list their "
+                                      "moves: listing either would ask the other, endlessly", call,
+                              "write the condition the moves need in one of them instead")
+
+
+def _cans_in_listing(checker: Checker, action) -> list:
+    """(action asked, the `can` call) for every `can` in an action's parameters and `when:`, definitions
+    followed."""
+    from boardrule.dsl.lints import walk
+    resolved, defines = checker.out.resolved, checker.sym.defines
+    found, seen = [], set()
+    todo = [domain for _, domain in action.params if domain is not None] + \
+        ([action.when] if action.when is not None else [])
+    while todo:
+        for node in walk(todo.pop()):
+            what = resolved.get(node) if isinstance(node, (ast.Call, ast.Name)) else None
+            if what == ("function", "can") and len(node.args) == 2 and isinstance(node.args[1], ast.Name):
+                found.append((node.args[1].id, node))
+            elif what is not None and what[0] == "define" and what[1] not in seen:
+                seen.add(what[1])
+                body = defines[what[1]].body
+                if body is not None:
+                    todo.append(body)
+    return found
 
 
 def _check_why(checker: Checker, why, scope) -> None:

@@ -102,6 +102,9 @@ class ExprCompiler:
     def name_mark(self, name, node):  # the name of a mark, as `uses` takes it
         return lambda ctx: name
 
+    def name_action(self, name, node):  # the name of an action, as `can` takes it
+        return lambda ctx: name
+
     def name_rule(self, name, node):
         return functions.current_rule_reader(self.game, name, node.span)
 

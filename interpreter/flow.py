@@ -195,6 +195,52 @@ def action_moves(game, state, seat, action, ctx=None) -> list:
     return found
 
 
+class _Found(Exception):
+    """A move was listed: `can_move` has its answer."""
+
+
+class _FirstMove(list):
+    def append(self, move):
+        raise _Found
+
+
+_ASKING: set = set()  # (state, seat, action) whose moves `can_move` is listing now: a rule asking it again loops
+
+
+def can_move(game, state, seat: int, name: str, span=None) -> bool:
+    """`can(p, ACTION)`: whether `seat` has a legal move of action `name` now, as if it were its decision:
+    the action's `when:` holds and its parameters have a complete choice. The moves are listed as play
+    lists them and the listing stops at the first move. An action whose rules ask this, through other
+    actions, of itself is a fault of the pack (RuleError), not an endless loop."""
+    key = (id(state), seat, name)
+    if key in _ASKING:
+        raise RuleError(f"`can(..., {name})` asks itself: the rules that list `{name}`'s moves ask, through other "
+                        f"actions, whether `{name}` has a move", span)
+    action = game.actions[name]
+    ctx = Ctx(game, state, PLAYERS[seat])
+    outer = state.memo
+    if outer is None:
+        state.memo = {}  # nothing changes the state while moves are listed: definitions are remembered
+    _ASKING.add(key)
+    try:
+        when = action.when
+        if when is not None and action.when_at == 0 and not when(ctx):
+            return False
+        if not action.params:
+            return True
+        lister = action.lister
+        if lister is None:
+            lister = action.lister = _parameter_lister(action)
+        try:
+            lister(ctx, ctx.env, seat, (), _FirstMove())
+        except _Found:
+            return True
+        return False
+    finally:
+        _ASKING.discard(key)
+        state.memo = outer
+
+
 def _parameter_lister(action):
     """`list(ctx, env, seat, args, found)`: appends the action's moves to `found`.
 

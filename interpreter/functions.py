@@ -717,6 +717,16 @@ def _allowed_here(game, kind):
     return f
 
 
+def _can(compiler, node, args, kwargs):
+    player, action, span = args[0], node.args[1].id, node.span  # the checker resolved the action's name
+
+    def f(ctx):
+        from boardrule.interpreter.flow import can_move
+        who = player(ctx)
+        return who is not None and can_move(ctx.game, ctx.state, int(who), action, span)
+    return f
+
+
 def _uses(compiler, node, args, kwargs):
     kind, mark = args[0], node.args[1].id  # the checker resolved the second argument as a mark's name
     return lambda ctx: mark in ctx.game.mark_uses.get(kind(ctx), ())
@@ -809,7 +819,7 @@ def _as_cells(item):
 
 _FUNCTIONS = {
     "groups": _groups, "border": _border, "reaches": _reaches, "distance": _distance,
-    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed, "uses": _uses,
+    "fits": _fits, "placements": _placements, "matches": _matches, "allowed": _allowed, "uses": _uses, "can": _can,
     "left_of": _player_fn(left_of), "right_of": _player_fn(right_of), "next_active": _player_fn(next_active),
     "seats_after": _player_fn(seats_after),
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,

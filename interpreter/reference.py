@@ -141,6 +141,7 @@ _NAMES = {
     "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
     "direction": lambda game, name, scope: name,
     "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
+    "action": lambda game, name, scope: name,  # `can(me, place)`: the action's name
     "shape": lambda game, name, scope: game.shapes[name],
     "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
     "define": lambda game, name, scope: _eval(game, _find(game.model.defines, name).body, scope),
@@ -391,6 +392,11 @@ def _placements(game, shape, cells):
     return tuple(sorted(found))
 
 
+def _can(game, state, player, action, span):
+    from boardrule.interpreter.flow import can_move  # the moves are listed as play lists them
+    return can_move(game, state, int(player), action, span)
+
+
 def _used_marks(game, kind):
     """The marks a piece kind sets under `marks:`, and those named anywhere its rules reach."""
     piece = _find(game.model.pieces, kind)
@@ -504,6 +510,8 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
         (q for q in _ring(scope, p) if int(q) not in scope.state.finished), None),
     "cell": lambda game, node, scope, name: encode(scope.board, game.grid.parse_name(name)),  # KeyError if none
     "uses": lambda game, node, scope, kind, mark: kind is not None and mark in _used_marks(game, kind),
+    "can": lambda game, node, scope, player, action: player is not None and _can(game, scope.state, player, action,
+                                                                                 node.span),
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
     "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
     "size": lambda game, node, scope, deck: len(scope.state.decks[deck]),

@@ -213,6 +213,7 @@ VALUES = {
     "prefiltered lists": "(cells where occupied and it in home) + (cells where empty or it in middle)",
     "where nested list": "cells where count(adjacent where occupied) >= 2",
     "groups list": "groups(cells where occupied)",
+    "whether an action has a move": "[can(me, claim), can(left, claim), can(me, wait), count(players, can(it, claim))]",
     "border list": "border(home)",
     "placements list": "placements(bar, cells where occupied)",
     "opposite list": "opposite_pairs(cell(\"C3\"))",
@@ -380,6 +381,11 @@ define:
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
+  claim:
+    params:
+      cell: cells where empty and any(adjacent, kind == ruby)
+    when: gold > 0
+    effect: set pot = pot
 flow:
   round:
     - turns: [wait]
@@ -517,7 +523,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 
