@@ -163,9 +163,19 @@ class ChartCall:
     span: Span
 
 
+@node
+class Let:
+    """`let name = value in body`: `body` with a local name for `value`, worked out once."""
+
+    name: str
+    value: "Expr"
+    body: "Expr"
+    span: Span
+
+
 Expr = Union[Number, String, Name, Attribute, Index, Call, Comprehension,
              ListExpr, Range, Where, Conditional, BinOp, Not, Negate, Member,
-             ChartCall]
+             ChartCall, Let]
 
 
 # ----------------------------------------------------------------- statements
@@ -321,8 +331,17 @@ class Finish:
     span: Span
 
 
+@node
+class LetStmt:
+    """`let name = value` in an effect: a local name for the rest of the block."""
+
+    name: str
+    value: "Expr"
+    span: Span
+
+
 Stmt = Union[Place, Remove, Replace, Store, Unstore, Move, Set, Change, Score,
-             If, For, Choose, Roll, Shuffle, Draw, Put, Emit, Rotate, Finish]
+             If, For, Choose, Roll, Shuffle, Draw, Put, Emit, Rotate, Finish, LetStmt]
 
 
 # ------------------------------------------------------------ other fields

@@ -303,6 +303,9 @@ class Checker:
         self.chart(chart)
         return STR if chart.values and isinstance(chart.values[0], str) else NUM
 
+    def x_Let(self, node, scope):
+        return self.expr(node.body, scope.bind(node.name, self.expr(node.value, scope)))
+
     def x_Comprehension(self, node, scope):
         self.error("E213", "`... for x in ...` can only be the argument of an aggregate like sum or count", node)
         return ANY
@@ -548,6 +551,9 @@ class Checker:
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope: Scope) -> None:
         for stmt in stmts:
+            if isinstance(stmt, ast.LetStmt):  # a local name for the rest of the block
+                scope = scope.bind(stmt.name, self.expr(stmt.value, scope))
+                continue
             getattr(self, "s_" + type(stmt).__name__)(stmt, scope)
 
     def s_Place(self, node, scope):

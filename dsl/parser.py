@@ -166,4 +166,15 @@ def _syntax_diagnostic(err, text: str, kind: str, locate) -> Diagnostic:
     token = err.token
     start = token.start_pos if token.start_pos is not None else 0
     end = token.end_pos if token.end_pos is not None else start + 1
-    return Diagnostic("E133", f"unexpected `{token}` in this {_WORDS.get(kind, kind)}" + _expected(err), locate(start, end))
+    return Diagnostic("E133", f"unexpected `{token}` in this {_WORDS.get(kind, kind)}" + _expected(err), locate(start, end),
+                      hint=_let_value_hint(err))
+
+
+#: a `let` value's end: `in` expected where a comparison is not (the value is a term)
+_LET_HINT = ("the value of `let NAME = ... in ...` is a term (a number, a name, a call, arithmetic): put a "
+             "filter, a comparison, `and`/`or` or `if` in parentheses, like let free = (cells where empty) in ...")
+
+
+def _let_value_hint(err):
+    expected = set(getattr(err, "expected", ()) or ())
+    return _LET_HINT if "IN" in expected and "COMP_OP" not in expected else None

@@ -131,6 +131,9 @@ class AstBuilder(Transformer):
     def where(self, meta, children):
         return ast.Where(children[0], children[1], self._span(meta))
 
+    def let_expr(self, meta, children):
+        return ast.Let(_text(children[0]), children[1], children[2], self._span(meta))
+
     def conditional(self, meta, children):
         return ast.Conditional(children[0], children[1], children[2], self._span(meta))
 
@@ -254,6 +257,9 @@ class AstBuilder(Transformer):
 
     def else_clause(self, meta, children):
         return ("else", children[0])
+
+    def let_stmt(self, meta, children):
+        return ast.LetStmt(_text(children[0]), children[1], self._span(meta))
 
     def for_stmt(self, meta, children):
         return ast.For(_text(children[0]), children[1], children[2], self._span(meta))

@@ -27,7 +27,7 @@ WHERE, TERNARY, OR, AND, NOT, COMPARE, RANGE, ADD, MUL, UNARY, POSTFIX, ATOM = r
 _BINARY_LEVEL = {"or": OR, "and": AND, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "%": MUL,
                  "==": COMPARE, "!=": COMPARE, "<": COMPARE, "<=": COMPARE, ">": COMPARE, ">=": COMPARE}
 
-_LEVEL = {ast.Where: WHERE, ast.Conditional: TERNARY, ast.Not: NOT, ast.Member: COMPARE,
+_LEVEL = {ast.Where: WHERE, ast.Let: TERNARY, ast.Conditional: TERNARY, ast.Not: NOT, ast.Member: COMPARE,
           ast.Range: RANGE, ast.Negate: UNARY, ast.Attribute: POSTFIX, ast.Index: POSTFIX}
 
 
@@ -115,6 +115,7 @@ _RENDER = {
     ast.ListExpr: lambda n: f"[{_join(n.items)}]",
     ast.Range: lambda n: f"{_at(n.low, ADD)} .. {_at(n.high, ADD)}",
     ast.Where: lambda n: f"{_at(n.source, OR)} where {_at(n.condition, TERNARY)}",
+    ast.Let: lambda n: f"let {n.name} = {_at(n.value, ADD)} in {unparse(n.body)}",
     ast.Conditional: lambda n: f"if {unparse(n.condition)} then {unparse(n.then)} else {unparse(n.otherwise)}",
     ast.BinOp: _binop,
     ast.Not: lambda n: f"not {_at(n.operand, NOT)}",
@@ -148,6 +149,7 @@ _RENDER = {
     ast.Emit: lambda n: f"emit {n.event}{_with(n.attributes)}",
     ast.Rotate: lambda n: f"rotate {n.name}",
     ast.Finish: lambda n: f"finish {unparse(n.player)}",
+    ast.LetStmt: lambda n: f"let {n.name} = {unparse(n.value)}",
     # other fields
     ast.GridDecl: _grid,
     ast.CellRef: lambda n: n.name,

@@ -18,6 +18,24 @@ MAX_DECK = MAX_DECK_CARDS  # cards in one deck
 
 
 PLACED = "placed"  # the event every `place` fires
+_UNSET = object()
+
+
+def _with_locals(compiled, names):
+    """A block whose `let` statements name values for the rest of it: the names it hides come back after."""
+    def run(ctx):
+        env = ctx.env
+        saved = [env.get(name, _UNSET) for name in names]
+        try:
+            for statement in compiled:
+                statement(ctx)
+        finally:
+            for name, value in zip(names, saved):
+                if value is _UNSET:
+                    env.pop(name, None)
+                else:
+                    env[name] = value
+    return run
 
 
 class EffectCompiler:
@@ -29,6 +47,9 @@ class EffectCompiler:
 
     def block(self, stmts):
         compiled = [self.statement(s) for s in stmts]
+        local = tuple(dict.fromkeys(s.name for s in stmts if type(s).__name__ == "LetStmt"))
+        if local:
+            return _with_locals(compiled, local)
         if len(compiled) == 1:
             return compiled[0]
 
@@ -36,6 +57,13 @@ class EffectCompiler:
             for statement in compiled:
                 statement(ctx)
         return run
+
+    def s_LetStmt(self, node):
+        value, name = self.e(node.value), node.name
+
+        def let(ctx):
+            ctx.env[name] = value(ctx)
+        return let
 
     def statement(self, node):
         return getattr(self, "s_" + type(node).__name__)(node)

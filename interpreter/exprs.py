@@ -302,6 +302,22 @@ class ExprCompiler:
         """`cells where kind == x` and the like: set operations on the board's kinds (fastpaths.py)."""
         return fastpaths.cell_filter(self, node)
 
+    def c_Let(self, node):
+        value, body, name = self.compile(node.value), self.compile(node.body), node.name
+
+        def let(ctx):
+            env = ctx.env
+            saved = env.get(name, _UNSET)
+            env[name] = value(ctx)
+            try:
+                return body(ctx)
+            finally:
+                if saved is _UNSET:
+                    env.pop(name, None)
+                else:
+                    env[name] = saved
+        return let
+
     def c_Conditional(self, node):
         test, then, otherwise = (self.compile(n) for n in (node.condition, node.then, node.otherwise))
         return lambda ctx: then(ctx) if test(ctx) else otherwise(ctx)

@@ -523,6 +523,8 @@ _NODES = {
     ast.ListExpr: lambda game, node, scope: tuple(_eval(game, item, scope) for item in node.items),
     ast.Range: lambda game, node, scope: tuple(range(_eval(game, node.low, scope), _eval(game, node.high, scope) + 1)),
     ast.Not: lambda game, node, scope: not _truth(_eval(game, node.operand, scope)),
+    ast.Let: lambda game, node, scope: _eval(game, node.body, scope.bind(
+        env={**scope.env, node.name: _eval(game, node.value, scope)})),
     ast.Negate: lambda game, node, scope: -_eval(game, node.operand, scope),
     ast.Conditional: lambda game, node, scope: _eval(
         game, node.then if _truth(_eval(game, node.condition, scope)) else node.otherwise, scope),

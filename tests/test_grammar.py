@@ -173,6 +173,15 @@ CASES = [
     pytest.param("expr", "a or b where c or d", ("Where", B("or", a, b), B("or", c, d)),
                  id="where-binds-looser-than-or"),
     pytest.param("expr", "(a where b) where c", ("Where", ("Where", a, b), c), id="where-parenthesised"),
+    # ---- let: a local name; the value is an arithmetic term, so its `in` is never membership
+    pytest.param("expr", "let n = a + 1 in n > b", ("Let", "n", B("+", a, I(1)), B(">", N("n"), b)), id="let_expr"),
+    pytest.param("expr", "let n = (a in b) in n", ("Let", "n", ("Member", a, b, False), N("n")),
+                 id="let-value-parenthesised"),
+    pytest.param("expr", "let n = a in b where c", ("Let", "n", a, ("Where", b, c)), id="let-body-is-expr"),
+    pytest.param("expr", "let n = a in let m = n in m", ("Let", "n", a, ("Let", "m", N("n"), N("m"))),
+                 id="let-nested"),
+    pytest.param("expr", "a where let k = b in k > c", ("Where", a, ("Let", "k", b, B(">", N("k"), c))),
+                 id="where-condition-is-let"),
     # ---- whitespace and comments
     pytest.param("expr", "a +  # a comment\n\t b", B("+", a, b), id="comment-and-whitespace"),
     # ---- statements
@@ -202,6 +211,8 @@ CASES = [
                  [("If", [[a, [REMOVE_A]], [b, [REMOVE_B]]], [])], id="if-elif"),
     pytest.param("effect", "if a {} elif b {} elif c { remove a } else { remove b; remove a }",
                  [("If", [[a, []], [b, []], [c, [REMOVE_A]]], [REMOVE_B, REMOVE_A])], id="if-elifs-else"),
+    pytest.param("effect", "let n = a in b\nscore n", [("LetStmt", "n", ("Member", a, b, False)), ("Score", N("n"), None)],
+                 id="let_stmt"),
     pytest.param("effect", "for x in cells { remove x }", [("For", "x", N("cells"), [("Remove", N("x"), None)])],
                  id="for"),
     pytest.param("effect", "choose x from cells {}", [("Choose", "x", N("cells"), [], False)], id="choose"),

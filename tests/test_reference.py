@@ -213,6 +213,10 @@ VALUES = {
     "prefiltered lists": "(cells where occupied and it in home) + (cells where empty or it in middle)",
     "where nested list": "cells where count(adjacent where occupied) >= 2",
     "groups list": "groups(cells where occupied)",
+    "local names": "[let n = count(cells where occupied) in n * n + (let m = n + 1 in m - n), "
+                   "count(cells where let k = count(adjacent where occupied) in k >= 2), "
+                   "sum(cells, let v = x + y in v * v), sum(let d = c.x in d + d for c in cells where empty)]",
+    "a local list": "let full = (cells where occupied) in full + (cells where it not in full)",
     "whether an action has a move": "[can(me, claim), can(left, claim), can(me, wait), count(players, can(it, claim))]",
     "border list": "border(home)",
     "placements list": "placements(bar, cells where occupied)",
@@ -523,7 +527,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "can(", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "let ", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 
