@@ -164,6 +164,16 @@ class ChartCall:
 
 
 @node
+class ListComp:
+    """`[body for var in source]`: a list made from each element of another."""
+
+    body: "Expr"
+    var: str
+    source: "Expr"
+    span: Span
+
+
+@node
 class Let:
     """`let name = value in body`: `body` with a local name for `value`, worked out once."""
 
@@ -175,7 +185,7 @@ class Let:
 
 Expr = Union[Number, String, Name, Attribute, Index, Call, Comprehension,
              ListExpr, Range, Where, Conditional, BinOp, Not, Negate, Member,
-             ChartCall, Let]
+             ChartCall, Let, ListComp]
 
 
 # ----------------------------------------------------------------- statements

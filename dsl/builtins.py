@@ -89,6 +89,12 @@ FUNCTIONS = {
     "allowed": sig([SYM, CELL], BOOL, "whether a piece kind's `place:` rule allows this cell"),
     # the checker reads the second argument as the name of a mark, not as its value (Checker.uses_call)
     "uses": sig([SYM, BOOL], BOOL, "whether the rules of a piece kind read or set a mark (and what they read)"),
+    "sort": sig([list_of(ANY)], list_of(ANY), "the list in order, smallest first: sort(players, by = it.score) "
+                "orders by a key read with `it` each element (stable: equal keys keep their order)",
+                keywords=(("by", ANY),)),
+    "first": sig([list_of(ANY)], ANY, "the first element of a list, or none if it is empty"),
+    "last": sig([list_of(ANY)], ANY, "the last element of a list, or none if it is empty"),
+    "index_of": sig([list_of(ANY), ANY], NUM, "the position of a value in a list, from 0, or none if it is not there"),
     "can": sig([PLAYER, SYM], BOOL, "whether a player has a legal move of an action now, as if it were "
                "theirs to make: can(p, place)"),
     "left_of": sig([PLAYER], PLAYER, "the next player clockwise (to the left)"),

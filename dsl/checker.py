@@ -223,10 +223,37 @@ class Checker:
 
     def x_Index(self, node, scope):
         t = self.expr(node.obj, scope)
-        self.expect(node.index, scope, NUM, "an index")
         if not t.is_list and t != ANY:
             self.error("E211", f"only a list can be indexed, not a {t}", node.obj)
+        if isinstance(node.index, ast.Range):  # `hand[0..2]`: the elements at those positions
+            self.expr(node.index, scope)
+            return t
+        self.expect(node.index, scope, NUM, "an index")
         return item_type(t)
+
+    def x_ListComp(self, node, scope):
+        source = self.expr(node.source, scope)
+        if not source.is_list and source != ANY:
+            self.error("E212", f"`for {node.var} in` needs a list, but this is a {source}", node.source)
+        return list_of(self.expr(node.body, scope.bind(node.var, item_type(source))))
+
+    def sort_call(self, node, scope):
+        """`sort(LIST)`, `sort(LIST, by = KEY)`: KEY read with `it` each element; numbers or names."""
+        self.out.resolved[node] = ("function", "sort")
+        if len(node.args) != 1:
+            self.error("E220", f"`sort` takes one list, like sort(players, by = it.score); {len(node.args)} "
+                               "argument(s) given", node)
+        t = self.expr(node.args[0], scope) if node.args else ANY
+        if not t.is_list and t != ANY:
+            self.error("E212", f"`sort` orders a list, but this is a {t}", node.args[0])
+        for kw in node.kwargs:
+            if kw.name != "by":
+                self.error("E222", f"`sort` has no option `{kw.name}`", kw, did_you_mean(kw.name, ["by"]))
+                continue
+            key = self.expr(kw.value, scope.with_it(item_type(t)))
+            if key not in (NUM, STR, SYM, ANY) and not compatible(key, NUM):
+                self.error("E210", f"`sort` orders by a number or a name, but this key is a {key}", kw.value)
+        return t
 
     def x_ListExpr(self, node, scope):
         t = NONE
@@ -326,6 +353,14 @@ class Checker:
             return self.uses_call(node, scope)
         if node.func == "can":
             return self.can_call(node, scope)
+        if node.func == "sort":
+            return self.sort_call(node, scope)
+        if node.func in ("first", "last") and len(node.args) == 1 and not node.kwargs:
+            self.out.resolved[node] = ("function", node.func)
+            t = self.expr(node.args[0], scope)
+            if not t.is_list and t != ANY:
+                self.error("E212", f"`{node.func}` takes a list, but this is a {t}", node.args[0])
+            return item_type(t)
         signature = FUNCTIONS.get(node.func)
         if signature is None:
             hint = did_you_mean(node.func, sorted(set(FUNCTIONS) | set(AGGREGATES) | set(self.sym.families)

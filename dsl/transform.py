@@ -122,6 +122,10 @@ class AstBuilder(Transformer):
         body, var, source = children
         return ast.Comprehension(body, str(var), source, self._span(meta))
 
+    def list_comprehension(self, meta, children):
+        body, var, source = children
+        return ast.ListComp(body, str(var), source, self._span(meta))
+
     def list(self, meta, children):
         return ast.ListExpr(tuple(c for c in children if c is not None), self._span(meta))
 

@@ -113,6 +113,7 @@ _RENDER = {
     ast.Call: lambda n: f"{n.func}({_join(n.args + n.kwargs)})",
     ast.Comprehension: lambda n: f"{unparse(n.body)} for {n.var} in {unparse(n.source)}",
     ast.ListExpr: lambda n: f"[{_join(n.items)}]",
+    ast.ListComp: lambda n: f"[{unparse(n.body)} for {n.var} in {unparse(n.source)}]",
     ast.Range: lambda n: f"{_at(n.low, ADD)} .. {_at(n.high, ADD)}",
     ast.Where: lambda n: f"{_at(n.source, OR)} where {_at(n.condition, TERNARY)}",
     ast.Let: lambda n: f"let {n.name} = {_at(n.value, ADD)} in {unparse(n.body)}",

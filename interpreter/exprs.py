@@ -14,7 +14,7 @@ import attrs
 from boardrule.dsl import ast
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.lints import walk
-from boardrule.interpreter import codegen, fastpaths, functions, memo, per_game
+from boardrule.interpreter import codegen, fastpaths, functions, lists, memo, per_game
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter.values import RuleError
 
@@ -220,6 +220,8 @@ class ExprCompiler:
         return lambda ctx: read(ctx, obj(ctx))
 
     def c_Index(self, node):
+        if isinstance(node.index, ast.Range):
+            return self.slice(node)
         obj, index = self.compile(node.obj), self.compile(node.index)
         at = _constant_of(self.resolved, node.index)
         if type(at) is int and at >= 0:  # `hand[0]`: the index bound once
@@ -230,13 +232,35 @@ class ExprCompiler:
                 return items[at]
             return item
 
-        def f(ctx):
-            items = obj(ctx)
-            i = index(ctx)
-            if not 0 <= i < len(items):
-                raise RuleError(f"index {i} is outside a list of {len(items)}", node.span)
-            return items[i]
-        return f
+        span = node.span
+        return lambda ctx: lists.item_at(obj(ctx), index(ctx), span)  # -1 is the last
+
+    def slice(self, node):
+        """`L[a..b]`: the elements at positions a to b, as far as the list goes."""
+        obj, low, high = self.compile(node.obj), self.compile(node.index.low), self.compile(node.index.high)
+        return lambda ctx: lists.positions(obj(ctx), low(ctx), high(ctx))
+
+    def c_ListComp(self, node):
+        source, body, var, span, cost = (self.compile(node.source), self.compile(node.body), node.var, node.span,
+                                         weight(node.body))
+
+        def made(ctx):
+            env = ctx.env
+            saved = env.get(var, _UNSET)
+            elements = source(ctx)
+            ctx.meter.charge(len(elements) * cost, span)
+            out = []
+            try:
+                for element in elements:
+                    env[var] = element
+                    out.append(body(ctx))
+            finally:
+                if saved is _UNSET:
+                    env.pop(var, None)
+                else:
+                    env[var] = saved
+            return tuple(out)
+        return made
 
     def c_Where(self, node):
         fast = self._fast_cell_filter(node) or self._membership_filter(node)

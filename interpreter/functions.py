@@ -11,7 +11,7 @@ import itertools
 import operator
 
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
-from boardrule.interpreter import directions, fastpaths
+from boardrule.interpreter import directions, fastpaths, lists
 from boardrule.interpreter.budget import weight
 from boardrule.interpreter import shapes as shape_lib
 from boardrule.interpreter.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
@@ -825,4 +825,5 @@ _FUNCTIONS = {
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,
     "choose": _choose,
     **directions.FUNCTIONS,
+    **lists.FUNCTIONS,
 }

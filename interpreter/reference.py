@@ -63,10 +63,26 @@ def _find(items, name):
 
 # -------------------------------------------------------------- structure
 def _index(game, node, scope):
-    items, i = _eval(game, node.obj, scope), _eval(game, node.index, scope)
-    if not 0 <= i < len(items):
+    items = _eval(game, node.obj, scope)
+    if isinstance(node.index, ast.Range):
+        low, high = max(_eval(game, node.index.low, scope), 0), _eval(game, node.index.high, scope)
+        return tuple(items[i] for i in range(low, min(high + 1, len(items))))
+    i = _eval(game, node.index, scope)
+    if not -len(items) <= i < len(items):
         raise RuleError(f"index {i} is outside a list of {len(items)}", node.span)
-    return items[i]
+    return items[i if i >= 0 else len(items) + i]
+
+
+def _sort(game, node, scope, elements):
+    key = next((k.value for k in node.kwargs if k.name == "by"), None)
+    elements = tuple(elements)
+    keys = elements if key is None else [_eval(game, key, _binder(game, node.args[0])(scope, x)) for x in elements]
+    return tuple(x for _, _, x in sorted(((k is not None, 0 if k is None else k), i, x)
+                                          for i, (k, x) in enumerate(zip(keys, elements))))
+
+
+def _index_of(items, value):
+    return next((i for i, x in enumerate(items) if x == value and type(x) is type(value)), None)
 
 
 def _where(game, node, scope):
@@ -510,6 +526,10 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
         (q for q in _ring(scope, p) if int(q) not in scope.state.finished), None),
     "cell": lambda game, node, scope, name: encode(scope.board, game.grid.parse_name(name)),  # KeyError if none
     "uses": lambda game, node, scope, kind, mark: kind is not None and mark in _used_marks(game, kind),
+    "sort": _sort,
+    "first": lambda game, node, scope, items: items[0] if items else None,
+    "last": lambda game, node, scope, items: items[-1] if items else None,
+    "index_of": lambda game, node, scope, items, value: _index_of(items, value),
     "can": lambda game, node, scope, player, action: player is not None and _can(game, scope.state, player, action,
                                                                                  node.span),
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
@@ -523,6 +543,8 @@ _NODES = {
     ast.ListExpr: lambda game, node, scope: tuple(_eval(game, item, scope) for item in node.items),
     ast.Range: lambda game, node, scope: tuple(range(_eval(game, node.low, scope), _eval(game, node.high, scope) + 1)),
     ast.Not: lambda game, node, scope: not _truth(_eval(game, node.operand, scope)),
+    ast.ListComp: lambda game, node, scope: tuple(
+        _eval(game, node.body, scope.bind(env={**scope.env, node.var: x})) for x in _eval(game, node.source, scope)),
     ast.Let: lambda game, node, scope: _eval(game, node.body, scope.bind(
         env={**scope.env, node.name: _eval(game, node.value, scope)})),
     ast.Negate: lambda game, node, scope: -_eval(game, node.operand, scope),

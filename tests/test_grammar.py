@@ -173,6 +173,9 @@ CASES = [
     pytest.param("expr", "a or b where c or d", ("Where", B("or", a, b), B("or", c, d)),
                  id="where-binds-looser-than-or"),
     pytest.param("expr", "(a where b) where c", ("Where", ("Where", a, b), c), id="where-parenthesised"),
+    pytest.param("expr", "[a + 1 for x in b]", ("ListComp", B("+", a, I(1)), "x", b), id="list_comprehension"),
+    pytest.param("expr", "[a for x in b where c]", ("ListComp", a, "x", ("Where", b, c)),
+                 id="list-comprehension-of-a-filter"),
     # ---- let: a local name; the value is an arithmetic term, so its `in` is never membership
     pytest.param("expr", "let n = a + 1 in n > b", ("Let", "n", B("+", a, I(1)), B(">", N("n"), b)), id="let_expr"),
     pytest.param("expr", "let n = (a in b) in n", ("Let", "n", ("Member", a, b, False), N("n")),

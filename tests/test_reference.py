@@ -216,6 +216,10 @@ VALUES = {
     "local names": "[let n = count(cells where occupied) in n * n + (let m = n + 1 in m - n), "
                    "count(cells where let k = count(adjacent where occupied) in k >= 2), "
                    "sum(cells, let v = x + y in v * v), sum(let d = c.x in d + d for c in cells where empty)]",
+    "list functions": "sort(cells where occupied, by = it.value)[0..2] + [first(cells where empty), "
+                      "last(cells where occupied)] + [cells[-1], (cells where occupied)[1..3][0]]",
+    "sorted players and made lists": "[index_of(sort(players, by = -it.gold), me)] + sort([p.gold for p in players])"
+                                     " + [count([c.x for c in cells where kind == ruby])]",
     "a local list": "let full = (cells where occupied) in full + (cells where it not in full)",
     "whether an action has a move": "[can(me, claim), can(left, claim), can(me, wait), count(players, can(it, claim))]",
     "border list": "border(home)",
@@ -527,7 +531,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "can(", "let ", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "let ", "sort(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 
