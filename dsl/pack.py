@@ -16,7 +16,8 @@ from pathlib import Path
 
 import attrs
 
-from boardrule.dsl.checker import Checked, check_pack
+from boardrule.dsl.check_sections import check_pack
+from boardrule.dsl.checker import Checked
 from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span
 from boardrule.dsl.extends import ENTRY_SECTIONS, PackTree, load_pack_tree
 from boardrule.dsl.loader import load_yaml_text

@@ -122,7 +122,7 @@ def _compile(pack) -> Game:
         raise PackError(f"at most {MAX_SEATS} seats are supported", code="E301", span=model.game.players.span)
     game = Game(pack, grid, seats_max)
     game.choice_types = []  # the item type of every `choose`, by index
-    game.kind_indexes = {}  # shape name -> its functions._KindIndex (filled on first use)
+    game.kind_indexes = {}  # shape name -> its shape_functions._KindIndex (filled on first use)
     game.warnings = []  # findings that do not stop the game (shown by `boardrule check`)
     exprs = ExprCompiler(game, pack.checked)
     effects = EffectCompiler(game, pack.checked, exprs)

@@ -78,8 +78,8 @@ def test_two_actions_asking_each_other_are_refused_by_the_checker():
 
 
 def test_a_loop_the_checker_cannot_see_stops_in_play_with_an_error_naming_the_action(monkeypatch):
-    from boardrule.dsl import checker
-    monkeypatch.setattr(checker, "_check_can_cycles", lambda *args: None)  # as if it slipped through
+    from boardrule.dsl import check_sections
+    monkeypatch.setattr(check_sections, "_check_can_cycles", lambda *args: None)  # as if it slipped through
     game = game_of(place_when="not can(me, wait)", wait_when="not can(me, place)", end='"false"')
     with pytest.raises(RuleError, match="`can\\(..., (place|wait)\\)` asks itself"):
         flow.legal_moves(game, flow.initial_state(game, 2, seed=0), 0)  # the first decision is opened

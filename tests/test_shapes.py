@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardrule.interpreter import functions
+from boardrule.interpreter import shape_functions
 from boardrule.interpreter.geometry import AXIAL_DIRECTIONS, HEX_LAYOUTS, axial_to_offset, make_grid
 from boardrule.interpreter.shapes import (
     Match, Placement, ShapeArtError, art_positions, compile_placements, explain,
@@ -401,7 +401,7 @@ def test_engine_placements_agree_with_sets(board_and_shape, data):
     cells = data.draw(st.permutations(sorted(allowed) + sorted(allowed)[:2]))
     cells = [board << CELL_BITS | c for c in cells]
     table = compile_placements(grid, shape)
-    found = functions._placements_on(fake_ctx(grid, [None] * grid.size, 0), shape, cells)
+    found = shape_functions._placements_on(fake_ctx(grid, [None] * grid.size, 0), shape, cells)
     assert found == plain_within(table, allowed, (board if cells else 0) << CELL_BITS)
 
 
@@ -431,5 +431,5 @@ def test_engine_kind_matches_agree_with_find_matches(board, board_index):
     test = lambda symbol, cell: kinds[cell] == symbol if symbol in known else True  # as Game.slot_test
     general = find_matches(compile_placements(grid, shape), test, standin=stand.__contains__ if stand else None)
     expected = {tuple(base | c for c in m.cells) for m in general}
-    assert functions._kind_matches(ctx, shape, base, stand) == expected
-    assert functions._kind_matches(ctx, shape, base, stand) == expected  # again, from the cached index
+    assert shape_functions._kind_matches(ctx, shape, base, stand) == expected
+    assert shape_functions._kind_matches(ctx, shape, base, stand) == expected  # again, from the cached index
