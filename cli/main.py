@@ -89,6 +89,7 @@ def main():
     from boardrule.cli import simulate  # noqa: F401  (registers simulate and bench)
     from boardrule.cli import designer  # noqa: F401  (registers rules, new and schema)
     from boardrule.cli import picture  # noqa: F401  (registers render)
+    from boardrule.cli import serve  # noqa: F401  (registers serve)
     try:
         cli(standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive

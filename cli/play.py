@@ -252,22 +252,8 @@ class Session:
         step_start = self._step_start() if state.phase != "over" else None
         told, held = views.events(self.game, state, viewer if self.humans else None, indices, step_start)
         self.log_done[viewer], self.held[viewer] = len(state.log), held
-        lines = []
-        for kind, seat, text, times in told:
-            if kind == "move":
-                bot = f" ({self.seat_of[seat]})" if seat in self.agents else ""
-                lines.append(f"{PLAYERS[seat]!r}{bot}: {text}")
-            elif kind == "roll":
-                lines.append(f"rolled {text}")
-            elif kind == "pass":
-                lines.append(f"{PLAYERS[seat]!r} passes: no legal move" + (f" ({times} times)" if times > 1 else ""))
-            elif kind == "seats":
-                lines.append(f"the players sit at seats {text}")
-            elif kind == "draw":
-                lines.append(f"drew {text}")
-            elif kind == "shuffle":
-                lines.append(f"shuffled {text}")
-        return lines
+        bots = {seat: self.seat_of[seat] for seat in self.agents}
+        return [event_line(kind, seat, text, times, bots) for kind, seat, text, times in told]
 
     def _step_start(self):
         """The log index at which the open decision all players make at once began, or None."""
@@ -706,6 +692,23 @@ class Session:
         self.echo(picture_text(pictures.picture(self.game, self.state), self.color))
         self.echo("game over")
         self.echo(render_outcome(self.game, self.state))
+
+
+def event_line(kind, seat, text, times, bots=None) -> str:
+    """One event of views.events as a line: `P2 (greedy): play B2`, `rolled ...`, `P1 passes: ...`.
+    `bots`: seat -> the agent's name, for the seats a bot plays."""
+    if kind == "move":
+        bot = f" ({bots[seat]})" if bots and seat in bots else ""
+        return f"{PLAYERS[seat]!r}{bot}: {text}"
+    if kind == "roll":
+        return f"rolled {text}"
+    if kind == "pass":
+        return f"{PLAYERS[seat]!r} passes: no legal move" + (f" ({times} times)" if times > 1 else "")
+    if kind == "seats":
+        return f"the players sit at seats {text}"
+    if kind == "draw":
+        return f"drew {text}"
+    return f"shuffled {text}" if kind == "shuffle" else f"{kind} {text}"
 
 
 def _is_terminal() -> bool:

@@ -1,0 +1,84 @@
+"""`boardrule serve`: start the web server (the optional extra `boardrule[web]`) and print its address."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import click
+
+from boardrule.cli.main import PACK, cli
+from boardrule.dsl.diagnostics import UsageError
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def _web_stack():
+    """Starlette and uvicorn, or a usage error naming the extra that brings them."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError:
+        raise UsageError("`boardrule serve` needs the web extra: pip install 'boardrule[web]'", code="E001") from None
+    return uvicorn
+
+
+def free_port(host: str) -> int:
+    """A port nothing listens on now, on `host`."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def address(host: str, port: int, pack=None) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    page = "/" if pack is None else f"/play?pack={pack}"
+    return f"http://{shown}:{port}{page}"
+
+
+@cli.command()
+@click.argument("pack", required=False, type=PACK)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but this machine's own (127.0.0.1, localhost, ::1) "
+                   "lets other machines play and edit packs here.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="The port (0: a free one).")
+@click.option("--no-open", "no_open", is_flag=True, help="Do not open a browser on the address.")
+def serve(pack, host, port, no_open):
+    """Play and design packs in a browser: a local web server for PACK (default: every bundled pack).
+
+    Prints the address to open; Ctrl-C stops the server (its games are not kept: save them from the page).
+    Needs the extra `boardrule[web]`.
+    """
+    uvicorn = _web_stack()
+    from boardrule.cli.web.app import make_app
+    from boardrule.dsl.packpath import find_pack
+    from boardrule.interpreter.api import open_game
+    if pack is not None:
+        find_pack(pack)
+        open_game(pack)  # a pack with errors: its diagnostics now, not a broken page
+    hosts = None if host not in LOCAL_HOSTS else ("127.0.0.1", "localhost", "[::1]", "::1")
+    app = make_app(pack, hosts=hosts)
+    try:
+        port = port or free_port(host)
+    except OSError as err:
+        raise UsageError(f"cannot listen on {host}: {err.strerror or err}", code="E001") from None
+    name = None if pack is None else (pack if not str(pack).endswith(".pack") else None)
+    url = address(host, port, name)
+    click.echo(f"boardrule serve: open {url}  (Ctrl-C stops the server)")
+    if host not in LOCAL_HOSTS:
+        click.echo(f"note: listening on {host}: other machines can reach this server", err=True)
+    sys.stdout.flush()
+    if not no_open:
+        import webbrowser
+        try:
+            webbrowser.open(url)
+        except Exception:  # no browser here: the address is printed
+            pass
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except OSError as err:
+        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}", code="E001") from None
