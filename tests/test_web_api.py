@@ -33,8 +33,13 @@ LOCAL = "http://127.0.0.1"
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return TestClient(make_app(folder=tmp_path_factory.mktemp("served")), base_url=LOCAL)
+def served(tmp_path_factory):
+    return tmp_path_factory.mktemp("served")
+
+
+@pytest.fixture(scope="module")
+def client(served):
+    return TestClient(make_app(folder=served), base_url=LOCAL)
 
 
 def ok(response):
@@ -286,10 +291,11 @@ def test_the_designer_checks_a_draft_as_check_checks_the_file(client, tmp_path):
     assert found["diagnostics"][0]["text"].startswith("tictactoe.pack:")
 
 
-def test_the_designer_saves_a_copy_of_a_bundled_pack_and_runs_its_tests(client):
+def test_the_designer_saves_a_copy_of_a_bundled_pack_and_runs_its_tests(client, served):
     source = ok(client.get("/api/design/source?pack=tictactoe"))
     saved = ok(client.post("/api/design/save", json={"pack": "tictactoe", "text": source["text"]}))
-    assert Path(saved["saved"]).read_text(encoding="utf-8") == source["text"]
+    assert saved["saved"] == "tictactoe.pack"  # in the server's folder, shown from it
+    assert (served / "tictactoe.pack").read_text(encoding="utf-8") == source["text"]
     assert saved["tests"] and all(t["ok"] for t in saved["tests"])
     again = ok(client.get("/api/design/source?pack=tictactoe"))
     assert again["saves_to"] == saved["saved"]

@@ -56,7 +56,14 @@ class Drafts:
     def source(self, name) -> dict:
         path = self.path_of(name)
         return {"pack": name, "file": path.name, "text": path.read_text(encoding="utf-8"),
-                "saves_to": str(self._save_target(name))}
+                "saves_to": self._shown(self._save_target(name))}
+
+    def _shown(self, path) -> str:
+        """A path as the page shows it: from the server's folder when it is inside it."""
+        try:
+            return str(Path(".") / path.resolve().relative_to(self.folder.resolve()))
+        except ValueError:
+            return str(path)
 
     def _save_target(self, name) -> Path:
         if name in self.bundled:
@@ -99,7 +106,7 @@ class Drafts:
         if name in self.bundled:
             self.copies[name] = target
         out = self.check(name, text, tests=True)
-        out["saved"] = str(target)
+        out["saved"] = self._shown(target)
         return out
 
     # ------------------------------------------------------------ the reference and the lab
