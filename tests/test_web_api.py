@@ -4,6 +4,7 @@ and the command itself (its address printed, a clear usage error without the web
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -317,3 +318,14 @@ def test_the_designer_shows_the_rules_reference_and_simulates(client):
     assert "4 games" in report["report"] or "games" in report["report"]
     too_many = client.post("/api/design/simulate", json={"pack": "connect4", "text": source, "games": 10 ** 6})
     assert too_many.status_code == 400
+
+
+def test_the_screenshots_of_docs_web_md_are_the_browser_tests():
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "web.md").read_text(encoding="utf-8")
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page)
+    tests = (root / "tests" / "test_web_browser.py").read_text(encoding="utf-8")
+    assert images
+    for image in images:
+        assert (root / "docs" / image).is_file(), image
+        assert f'shot(page, "{image}")' in tests, f"{image} is not made by tests/test_web_browser.py"
