@@ -329,3 +329,21 @@ def test_the_screenshots_of_docs_web_md_are_the_browser_tests():
     for image in images:
         assert (root / "docs" / image).is_file(), image
         assert f'shot(page, "{image}")' in tests, f"{image} is not made by tests/test_web_browser.py"
+
+
+def test_a_pack_file_served_plays_saves_and_loads_by_its_id(tmp_path):
+    from boardrule.dsl.packpath import find_pack
+    text = find_pack("tictactoe").path.read_text(encoding="utf-8").replace("id: tictactoe", "id: my_noughts")
+    pack = tmp_path / "noughts.pack"
+    pack.write_text(text, encoding="utf-8")
+    served = TestClient(make_app(str(pack), folder=tmp_path), base_url=LOCAL)
+    listing = ok(served.get("/api/packs"))
+    assert listing["served"] == str(pack)
+    game = ok(served.post("/api/games", json={"pack": str(pack), "seats": ["human", "human"], "seed": 1}))
+    move(served, game, 0, "play B2")
+    saved = served.get(f"/api/games/{game['id']}/save").text
+    assert json.loads(saved)["pack"] == "my_noughts"
+    loaded = ok(served.post("/api/games/load", content=saved.encode()))
+    assert loaded["log"] == ["P1: play B2"] and loaded["turn"] == 1
+    design = ok(served.get("/api/design/source", params={"pack": str(pack)}))
+    assert design["text"] == text and design["saves_to"] == "noughts.pack"

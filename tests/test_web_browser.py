@@ -217,6 +217,58 @@ def test_hot_seat_hides_a_players_secret_behind_a_privacy_screen(page, server):
     assert f"monument {monument}" in p1["board"]  # while P1's own view names it
 
 
+def play_by_mouse(tab, rng):
+    """One decision made with the mouse only, from what the page offers: an action button, then value
+    buttons, highlighted cells, or the shape turned (R, F) until it is one of the legal ones and laid."""
+    tab.wait_for_function("() => snap && (snap.over || (snap.decision && !busy) || "
+                          "!document.getElementById('privacy').classList.contains('hidden'))")
+    if "hidden" not in tab.get_attribute("#privacy", "class"):
+        tab.click("#privacy-button")
+        return
+    if tab.evaluate("snap.over"):
+        return
+    before = tab.evaluate("snap.steps + ':' + (snap.asking || '') + ':' + snap.decision.moves.length")
+    if tab.evaluate("pick === null"):
+        actions = tab.evaluate("snap.decision.actions.filter(a => a.possible).map(a => a.name)")
+        tab.click(f'#actions button[data-action="{rng.choice(actions)}"]')
+    while tab.evaluate("pick !== null && !busy") and not tab.evaluate("snap.over") and tab.evaluate(
+            "snap.steps + ':' + (snap.asking || '') + ':' + snap.decision.moves.length") == before:
+        kind = tab.evaluate("nextKind()")
+        if kind == "value":
+            offered = tab.locator("#values button[data-value]")
+            offered.nth(rng.randrange(offered.count())).click()
+        elif kind == "cell":
+            targets = tab.evaluate("Array.from(document.querySelectorAll('#board g.cell.target'))"
+                                   ".map(g => g.dataset.cell)")
+            cell(tab, rng.choice(targets)).click()
+        elif kind == "cells":
+            wanted = rng.choice(sorted(tab.evaluate("Object.keys(legalWords())")))
+            forms = tab.evaluate("shapeForms()")
+            index, anchor = next((i, at) for i, form in enumerate(forms) for at, cells in form["at"].items()
+                                 if "+".join(cells) == wanted)
+            for _ in range(2 * len(forms)):
+                if tab.evaluate("form") == index:
+                    break
+                tab.keyboard.press("r" if rng.random() < 0.7 else "f")
+            cell(tab, anchor).hover()
+            cell(tab, anchor).click()
+        else:
+            break
+
+
+def test_a_whole_game_of_townies_by_mouse(page, server):
+    import random
+    open_game(page, server, "townies", ["human", "random"], 5)
+    rng = random.Random(5)
+    for _ in range(400):
+        if page.evaluate("snap.over"):
+            break
+        play_by_mouse(page, rng)
+    assert page.evaluate("snap.over")
+    assert "winner" in page.inner_text("#outcome")
+    assert page.inner_text("#message") == ""  # the mouse picked only what the page offered: nothing refused
+
+
 # ------------------------------------------------------------------ the designer page
 def test_the_designer_shows_a_diagnostic_at_its_line_after_an_edit(page, server, tmp_path):
     from boardrule.interpreter.check import check_pack

@@ -44,16 +44,26 @@ class Packs:
             raise Refused("pack: a pack's name")
         if name not in self.drafts.files:
             known = {self.drafts.files[n].stem: n for n in self.drafts.files}
-            name = known.get(name, name)
-        path = self.drafts.path_of(name) if name in self.drafts.files else None
-        if path is None:
+            name = known.get(name) or self._by_id(name) or name
+        if name not in self.drafts.files:
             raise Refused(f"`{name}` is not a pack this server plays")
+        path = self.drafts.path_of(name)
         with self.lock:
             game = self.games.get(name)
             if game is None:
                 game = self.games[name] = api.open_game(name if name in self.drafts.bundled
                                                         and name not in self.drafts.copies else path)
         return game
+
+    def _by_id(self, pack_id):
+        """The served pack whose id (the `id` a save names) is `pack_id`, or None."""
+        for name in self.drafts.files:
+            try:
+                if self.open(name).id == pack_id:
+                    return name
+            except (BoardruleError, RuleError, Refused):
+                continue
+        return None
 
     def listing(self) -> list:
         out = []
@@ -244,6 +254,15 @@ def make_app(pack=None, hosts=("127.0.0.1", "localhost", "[::1]", "::1"), folder
         where = f"{exc.span}: " if exc.span is not None else ""
         return JSONResponse({"error": f"{where}error[E700]: a rule of the pack failed: {exc}"}, status_code=500)
 
-    handlers = {Refused: refused, DraftError: refused, BoardruleError: pack_error, RuleError: rule_error}
+    async def too_deep(request, exc):
+        return JSONResponse({"error": "error[E700]: a rule of the pack failed: the rules nest too deeply to "
+                                      "evaluate (definitions calling definitions?)"}, status_code=500)
+
+    async def internal(request, exc):  # an engine bug: said plainly, as the command line says it
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}; this is a bug in boardrule"},
+                            status_code=500)
+
+    handlers = {Refused: refused, DraftError: refused, BoardruleError: pack_error, RuleError: rule_error,
+                RecursionError: too_deep, Exception: internal}
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))] if hosts else []
     return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)

@@ -279,17 +279,19 @@ def new_room(game, seats, seed=None, options=None, budget=1.0) -> Room:
 
 def room_from_save(open_pack, text, budget=1.0) -> Room:
     """A room from the text of a save file (`boardrule play --save` or the page's own); `open_pack` opens the
-    pack the save names (the server decides which packs it serves)."""
+    pack the save names among those the server serves (by name or by the pack's id)."""
     try:
         data = json.loads(text)
     except (ValueError, TypeError):
         raise Refused("this file is not a boardrule save (not JSON)") from None
+    pack_id = data.get("pack") if isinstance(data, dict) else None
+    if not isinstance(pack_id, str):
+        raise Refused("this file is not a boardrule save (it names no pack)")
+    game = open_pack(pack_id)  # one of the packs the server serves, by name or id: a save chooses no file
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.boardrule.json"
-        path.write_text(text if isinstance(text, str) else json.dumps(data), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
         try:
-            first = gamelog.load(path)
-            game = open_pack(gamelog.pack_of_save(first))
             log = gamelog.load(path, game)
             line = timeline.from_log(game, log, Meter.scaled(budget))
         except SaveError as err:

@@ -8,7 +8,9 @@ function api(method, url, data, raw) {
     options.headers["Content-Type"] = raw ? "application/octet-stream" : "application/json";
   }
   return fetch(url, options).then(function (response) {
-    return response.json().then(function (body) {
+    return response.json().catch(function () {
+      return { error: "the server answered " + response.status + " " + response.statusText };
+    }).then(function (body) {
       if (!response.ok) {
         var err = new Error(body.error || response.statusText);
         err.refused = true;
