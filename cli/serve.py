@@ -31,6 +31,14 @@ def free_port(host: str) -> int:
         return sock.getsockname()[1]
 
 
+def _check_free(host: str, port: int) -> None:
+    """OSError when `port` cannot be listened on at `host` (another server has it, say)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+
+
 def address(host: str, port: int, pack=None) -> str:
     shown = f"[{host}]" if ":" in host else host
     page = "/" if pack is None else f"/play?pack={pack}"
@@ -62,8 +70,9 @@ def serve(pack, host, port, no_open):
     app = make_app(pack, hosts=hosts)
     try:
         port = port or free_port(host)
+        _check_free(host, port)
     except OSError as err:
-        raise UsageError(f"cannot listen on {host}: {err.strerror or err}", code="E001") from None
+        raise UsageError(f"cannot listen on {host}:{port or ''}: {err.strerror or err}", code="E001") from None
     name = None if pack is None else (pack if not str(pack).endswith(".pack") else None)
     url = address(host, port, name)
     click.echo(f"boardrule serve: open {url}  (Ctrl-C stops the server)")
@@ -80,5 +89,7 @@ def serve(pack, host, port, no_open):
     server = uvicorn.Server(config)
     try:
         server.run()
-    except OSError as err:
-        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}", code="E001") from None
+    except (OSError, SystemExit) as err:  # the port taken meanwhile: uvicorn says why and stops
+        if server.started:
+            raise
+        raise UsageError(f"cannot listen on {host}:{port}", code="E001") from None

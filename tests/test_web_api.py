@@ -90,6 +90,17 @@ def test_serve_prints_its_address_and_answers_there():
         process.wait(10)
 
 
+def test_a_port_taken_is_a_usage_error():
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--no-open", "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
 def test_only_local_host_names_are_answered(client):
     assert client.get("/api/packs", headers={"Host": "attacker.example"}).status_code == 400
     assert client.get("/api/packs").status_code == 200

@@ -191,6 +191,7 @@ def test_a_tiny_towns_build_with_a_choice(page, server):
 def test_undo_takes_back_a_move_and_the_bots_reply(page, server):
     open_game(page, server, "tictactoe", ["human", "greedy"], 2)
     cell(page, "B2").click()
+    wait_status(page, "P2 (greedy) is thinking")  # the bot's turn shows until its move comes
     page.wait_for_function("() => document.querySelectorAll('#log li').length === 2")  # the bot's reply came
     wait_status(page, "P1 to move")
     page.click("#undo")
@@ -295,6 +296,9 @@ def test_the_designer_shows_a_diagnostic_at_its_line_after_an_edit(page, server,
     page.wait_for_function("() => document.getElementById('rules').srcdoc.length > 0")
     page.fill("#source", text)  # mended: the diagnostics go, and the simulate button reports on the pack
     page.wait_for_selector("#diagnostics li.clean")
+    page.click("#save")  # the pack's own tests run on save
+    page.wait_for_function("() => document.getElementById('tests').textContent.includes('all pass')")
+    assert page.inner_text("#saved") == "saved to tictactoe.pack"  # a copy in the server's folder
     page.fill("#games", "20")
     page.click("#simulate")
     page.wait_for_function("() => document.getElementById('report').textContent.includes('20 games')")

@@ -88,7 +88,7 @@ class Room:
             "hotseat": self.hotseat, "turn": turn,
             "turn_name": repr(PLAYERS[turn]) if turn is not None else None,
             "turn_kind": self.seat_of.get(turn) if turn is not None else None,
-            "board": pictures.to_svg(self._picture(shown, own=True)),
+            "board": pictures.to_svg(self._picture(shown)),
             "others": self._others_svg(shown),
             "log": self.log_lines(shown),
             "score": self.scores(shown),
@@ -110,7 +110,8 @@ class Room:
             out["outcome"] = render_outcome(game, state)
         return out
 
-    def _picture(self, viewer, own):
+    def _picture(self, viewer):
+        """The viewer's own board (every board for a spectator), with the legend and the notes."""
         game, state = self.game, self.state
         if game.shared_board or viewer is None:
             return pictures.picture(game, state, viewer)
