@@ -102,7 +102,8 @@ def make_app(pack=None, hosts=("127.0.0.1", "localhost", "[::1]", "::1"), folder
         return serve_page
 
     async def list_packs(request):
-        return JSONResponse({"packs": await run_in_threadpool(packs.listing), "served": drafts.served, "seat_kinds": list(SEAT_KINDS)})
+        listing = await run_in_threadpool(packs.listing)
+        return JSONResponse({"packs": listing, "served": drafts.served, "seat_kinds": list(SEAT_KINDS)})
 
     def viewer_of(request, room):
         text = request.query_params.get("viewer", "")

@@ -138,10 +138,7 @@ function show(s) {
     g.addEventListener("mouseleave", function () { if (hover === g.dataset.cell) { hover = null; preview(); } });
   });
   showScore(s.score);
-  var log = el("log");
-  log.innerHTML = "";
-  s.log.forEach(function (line) { var li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
-  log.scrollTop = log.scrollHeight;
+  showLog(s.log);
   el("undo").disabled = !s.undo;
   el("redo").disabled = !s.redo;
   el("hint").disabled = !s.decision;
@@ -176,6 +173,17 @@ function enlarge(area) {  // the picture at half as large again, as far as the w
   if (svg) { svg.style.width = Math.min(window.innerWidth * 0.6, svg.width.baseVal.value * 1.5) + "px"; }
 }
 
+function showLog(lines) {
+  var log = el("log");
+  log.innerHTML = "";
+  lines.forEach(function (line) {
+    var li = document.createElement("li");
+    li.textContent = line;
+    log.appendChild(li);
+  });
+  log.scrollTop = log.scrollHeight;
+}
+
 function showScore(report) {
   var area = el("score");
   area.innerHTML = "";
@@ -208,7 +216,9 @@ function botTurn() {
 function candidates() {
   if (!pick) { return []; }
   return snap.decision.moves.filter(function (m) {
-    return m.action === pick.action && pick.chosen.every(function (c, i) { return i < m.values.length && word(m.values[i]) === c; });
+    return m.action === pick.action && pick.chosen.every(function (c, i) {
+      return i < m.values.length && word(m.values[i]) === c;
+    });
   });
 }
 
@@ -362,12 +372,16 @@ function mark(cells, cls) {
 
 function clearMarks(classes) {
   var names = classes.split(" ");
-  el("board").querySelectorAll("g.cell").forEach(function (g) { names.forEach(function (c) { g.classList.remove(c); }); });
+  el("board").querySelectorAll("g.cell").forEach(function (g) {
+    names.forEach(function (c) { g.classList.remove(c); });
+  });
 }
 
 function markChosen() {
   pick.chosen.forEach(function (w) {
-    var cells = w.split("+").filter(function (n) { return el("board").querySelector('g.cell[data-cell="' + n + '"]'); });
+    var cells = w.split("+").filter(function (n) {
+      return el("board").querySelector('g.cell[data-cell="' + n + '"]');
+    });
     mark(cells, "chosen");
   });
 }
@@ -424,9 +438,7 @@ function wire() {
       enlarge(el("board"));
       el("others").innerHTML = "";
       el("replay-at").textContent = "position " + r.index + " of " + (r.steps - 1);
-      var log = el("log");
-      log.innerHTML = "";
-      r.log.forEach(function (line) { var li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
+      showLog(r.log);
     });
   });
 }
