@@ -188,6 +188,14 @@ def test_a_tiny_towns_build_with_a_choice(page, server):
     assert page.get_attribute(f'{own} g.cell[data-cell="D2"]', "data-label").startswith("FC")
 
 
+def test_a_click_anywhere_in_a_column_drops_into_it(page, server):
+    open_game(page, server, "connect4", ["human", "human"], 1)
+    wait_status(page, "P1 to move")
+    cell(page, "D1").click()  # the top of column D: the disc falls to its lowest free cell
+    page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
+    assert page.inner_text("#log").strip().endswith("P1: drop D6")
+
+
 def test_undo_takes_back_a_move_and_the_bots_reply(page, server):
     open_game(page, server, "tictactoe", ["human", "greedy"], 2)
     cell(page, "B2").click()

@@ -326,6 +326,7 @@ function clicked(cell) {
     if (!placed) { say("the shape does not fit on the board there"); return; }
     w = placed.join("+");
   }
+  if (!legalWords()[w] && kind === "cell") { w = columnTarget(cell) || w; }
   if (legalWords()[w]) {
     say("");
     pick.chosen.push(w);
@@ -333,6 +334,25 @@ function clicked(cell) {
   } else {
     refuse(w);
   }
+}
+
+function columnOf(name) { return name.replace(/[0-9]+$/, ""); }
+
+function columnTarget(cell) {
+  // where the decision's moves are of one action and differ in one cell, a cell of each column at most (a disc
+  // dropped into a column), a click anywhere in a column is its cell, as `boardrule play` numbers such moves
+  // by their column (reasons.menu_numbers)
+  var all = snap.decision.moves;
+  if (all.some(function (m) { return m.action !== pick.action; }) || candidates().length !== all.length) {
+    return null;
+  }
+  var targets = Object.keys(legalWords()), columns = {};
+  for (var i = 0; i < targets.length; i++) {
+    var column = columnOf(targets[i]);
+    if (columns[column]) { return null; }
+    columns[column] = targets[i];
+  }
+  return columns[columnOf(cell)] || null;
 }
 
 function typedSoFar(last) {
