@@ -107,6 +107,14 @@ def test_only_local_host_names_are_answered(client):
 
 
 # ------------------------------------------------------------------ playing
+def test_the_packs_are_listed_with_their_options(client):
+    packs = {p["pack"]: p for p in ok(client.get("/api/packs"))["packs"]}
+    assert packs["tictactoe"]["players"] == [2, 2] and packs["tictactoe"]["options"] == []
+    options = {o["name"]: o for o in packs["tinytowns"]["options"]}
+    assert options["cavern"]["type"] == "bool" and options["cavern"]["default"] == "false"
+    assert "factory" in options["black_card"]["values"]
+
+
 def test_a_game_of_tictactoe_to_a_win(client):
     game = new_game(client, "tictactoe", ["human", "human"])
     assert game["turn"] == 0 and game["decision"]["actions"][0]["name"] == "play"

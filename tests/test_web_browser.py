@@ -125,6 +125,17 @@ def test_a_whole_game_of_tictactoe_by_clicks_to_a_win(page, server):
     assert cell(page, "B2").get_attribute("data-label") == "."
 
 
+def test_a_new_game_with_an_option_chosen_on_the_page(page, server):
+    page.goto(f"{server}/play?pack=tinytowns")
+    page.wait_for_selector('#options select[data-option="black_card"]')
+    page.select_option("#players", "1")
+    page.select_option('#options select[data-option="black_card"]', "factory")
+    page.click("#start")
+    page.wait_for_selector("#board g.cell")
+    assert "Factory" in page.inner_text("#board")  # the buildings in play, on the picture's notes
+    assert page.evaluate("snap.seats.length") == 1
+
+
 def test_a_townies_turn_a_shape_turned_and_an_object_refused_then_placed(page, server):
     game = open_game(page, server, "townies", ["human"], 3)
     who = game["turn_name"]

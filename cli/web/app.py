@@ -74,8 +74,11 @@ class Packs:
                 out.append({"pack": name, "name": name, "ok": False})
                 continue
             low, high = game.players_range
+            options = [{"name": o.name, "type": o.type, "values": list(o.values), "doc": o.doc,
+                        "default": o.default if not isinstance(o.default, bool) else str(o.default).lower()}
+                       for o in game.model.options]
             out.append({"pack": name, "name": game.name, "ok": True, "players": [low, high],
-                        "grid": game.grid.kind, "default_players": max(low, min(2, high))})
+                        "grid": game.grid.kind, "default_players": max(low, min(2, high)), "options": options})
         return out
 
 

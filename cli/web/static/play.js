@@ -28,7 +28,9 @@ function setup() {
   el("setup").classList.remove("hidden");
   api("GET", "/api/packs").then(function (data) {
     var select = el("pack"), wanted = param("pack") || data.served;
+    var byName = {};
     data.packs.filter(function (p) { return p.ok; }).forEach(function (p) {
+      byName[p.pack] = p;
       var option = document.createElement("option");
       option.value = p.pack;
       option.textContent = p.name;
@@ -49,6 +51,7 @@ function setup() {
         count.appendChild(o);
       }
       seats();
+      options(byName[select.value].options || []);
     }
     function seats() {
       var area = el("seats"), n = +el("players").value;
@@ -75,12 +78,11 @@ function setup() {
     var request = { pack: el("pack").value, seats: seats };
     var seed = el("seed-input").value.trim();
     if (seed) { request.seed = parseInt(seed, 10); }
-    var options = {};
-    el("options").value.split(/\s+/).filter(Boolean).forEach(function (pair) {
-      var at = pair.indexOf("=");
-      if (at > 0) { options[pair.slice(0, at)] = pair.slice(at + 1); }
+    var chosen = {};
+    document.querySelectorAll("#options [data-option]").forEach(function (input) {
+      if (input.value !== input.dataset.default) { chosen[input.dataset.option] = input.value; }
     });
-    request.options = options;
+    request.options = chosen;
     api("POST", "/api/games", request).then(opened, function (err) { el("setup-message").textContent = err.message; });
   });
   el("load").addEventListener("change", function () {
@@ -89,6 +91,35 @@ function setup() {
     file.text().then(function (text) {
       return api("POST", "/api/games/load", text, true);
     }).then(opened, function (err) { el("setup-message").textContent = err.message; });
+  });
+}
+
+function options(list) {
+  // the pack's options (`--option KEY=VALUE`): a list of values, yes or no, or a number; defaults first
+  var area = el("options");
+  area.innerHTML = list.length ? "Options: " : "";
+  list.forEach(function (o) {
+    var label = document.createElement("label"), input;
+    label.title = o.doc || "";
+    label.appendChild(document.createTextNode(o.name + " "));
+    if (o.type === "int") {
+      input = document.createElement("input");
+      input.type = "number";
+      input.size = 4;
+      input.value = o.default;
+    } else {
+      input = document.createElement("select");
+      (o.type === "bool" ? ["false", "true"] : o.values).forEach(function (v) {
+        var item = document.createElement("option");
+        item.value = v; item.textContent = v;
+        if (String(v) === String(o.default)) { item.selected = true; }
+        input.appendChild(item);
+      });
+    }
+    input.dataset.option = o.name;
+    input.dataset.default = String(o.default);
+    label.appendChild(input);
+    area.appendChild(label);
   });
 }
 
