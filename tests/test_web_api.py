@@ -190,6 +190,16 @@ def test_a_shape_is_offered_in_its_orientations_turned_and_mirrored(client):
     assert at == 0
 
 
+def test_groups_that_are_not_one_shape_are_picked_cell_by_cell():
+    from boardrule.cli.web.picking import forms
+    grid = api.open_game("tictactoe").grid
+    assert forms(grid, [["A1", "B1"], ["A1", "B2"]])["forms"]  # a domino and a diagonal pair: one size, laid
+    assert forms(grid, [["A1"], ["A1", "B1"]]) == {"forms": []}  # one cell or two: no shape to lay
+    wide = api.open_game("connect4").grid
+    triples = [[a, b, c] for a in wide.names[:12] for b in wide.names[:12] for c in wide.names[:12] if a < b < c]
+    assert forms(wide, triples) == {"forms": []}  # any three cells: far more orientations than a shape has
+
+
 def _normalised(points):
     x0, y0 = min(p[0] for p in points), min(p[1] for p in points)
     return tuple(sorted((x - x0, y - y0) for x, y in points))

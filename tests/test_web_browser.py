@@ -37,26 +37,37 @@ if not Path(CHROMIUM).exists():
                 allow_module_level=True)
 
 
+class Running:
+    """`make_app(pack)` served by uvicorn in a thread, on a free localhost port, as `boardrule serve` serves it."""
+
+    def __init__(self, folder, pack=None):
+        import uvicorn
+
+        from boardrule.cli.serve import free_port
+        from boardrule.cli.web.app import make_app
+        port = free_port("127.0.0.1")
+        config = uvicorn.Config(make_app(pack, folder=folder), host="127.0.0.1", port=port, log_level="warning",
+                                lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        assert self.server.started, "the server did not start"
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
-    from boardrule.cli.serve import free_port
-    from boardrule.cli.web.app import make_app
-    port = free_port("127.0.0.1")
-    app = make_app(folder=tmp_path_factory.mktemp("served"))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if running.started:
-            break
-        time.sleep(0.05)
-    assert running.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(10)
+    running = Running(tmp_path_factory.mktemp("served"))
+    yield running.url
+    running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -205,6 +216,27 @@ def test_a_click_anywhere_in_a_column_drops_into_it(page, server):
     cell(page, "D1").click()  # the top of column D: the disc falls to its lowest free cell
     page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
     assert page.inner_text("#log").strip().endswith("P1: drop D6")
+
+
+def test_a_group_that_is_no_one_shape_is_picked_cell_by_cell(page, tmp_path):
+    running = Running(tmp_path, str(ROOT / "tests" / "packs" / "groups.pack"))
+    try:
+        open_game(page, running.url, str(ROOT / "tests" / "packs" / "groups.pack"), ["human"], 1)
+        wait_status(page, "P1 to move")
+        cell(page, "B2").click()  # no stone there: refused, with the reason
+        page.wait_for_function("() => document.getElementById('message').textContent.includes('`take')")
+        for name in ("A1", "B1"):
+            cell(page, name).click()
+            assert "chosen" in cell(page, name).get_attribute("class")
+        assert page.is_disabled("#confirm")  # A1+B1 is not one of the groups
+        cell(page, "A2").click()
+        assert page.inner_text("#confirm") == "confirm A1+A2+B1"
+        page.click("#confirm")
+        page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
+        assert page.inner_text("#log").strip().startswith("P1: take ")
+        assert cell(page, "A1").get_attribute("data-label") == "."
+    finally:
+        running.stop()
 
 
 def test_undo_takes_back_a_move_and_the_bots_reply(page, server):

@@ -6,10 +6,13 @@ page previews it under the pointer, turned and mirrored by keys), or any
 other value (a button). An answer to a choice an effect asks is one more
 value of the move it completes.
 
-A group of cells is offered in its orientations (`forms`): each form's
+A group of cells that is one shape is offered in its orientations (`forms`): each form's
 placements are keyed by the cell under the pointer (the cell of the group
 nearest its middle), those that lie on the board whether legal or not, so
-that the page can show an illegal one and ask why it is refused.
+that the page can show an illegal one and ask why it is refused. Groups that
+are not one shape turned and mirrored (groups of several sizes, or more
+orientations than a shape has) have no forms: the page picks their cells one
+by one.
 """
 
 from __future__ import annotations
@@ -89,6 +92,9 @@ def _shapes(game, moves, entries) -> dict:
     return {key: forms(game.grid, sorted(found)) for key, found in groups.items()}
 
 
+MAX_FORMS = 48  # orientations of one shape laid under the pointer: a shape has 12 at most on hexes
+
+
 def _lattice_form(grid, names) -> tuple:
     points = [grid.lattice(grid.parse_name(n)) for n in names]
     x0, y0 = min(p[0] for p in points), min(p[1] for p in points)
@@ -116,6 +122,10 @@ def forms(grid, groups) -> dict:
         form = _lattice_form(grid, names)
         if form not in found:
             found.append(form)
+            if len(found) > MAX_FORMS:  # not one shape turned and mirrored: the page picks the cells one by one
+                return {"forms": []}
+    if len({len(form) for form in found}) > 1:
+        return {"forms": []}
     hexes = grid.kind == "hex"
     rotate, mirror = (rotate_axial, reflect_axial) if hexes else (_square_rotate, _square_mirror)
     turns = 6 if hexes else 4

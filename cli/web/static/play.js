@@ -306,6 +306,20 @@ function next() {
   } else if (kind === "cell") {
     open.forEach(function (v) { mark(v.cells, "target"); });
     el("prompt").textContent = "click a highlighted cell";
+  } else if (!shapeForms().length) {
+    open.forEach(function (v) { mark(v.cells, "target"); });
+    pick.toggled = pick.toggled || {};
+    mark(Object.keys(pick.toggled), "chosen");
+    var group = Object.keys(pick.toggled).sort().join("+");
+    el("prompt").textContent = "click the cells of the group, one by one, then confirm";
+    var confirm = button("confirm " + (group || "(no cell yet)"), function () {
+      pick.chosen.push(group);
+      pick.toggled = null;
+      decide();
+    });
+    confirm.id = "confirm";
+    confirm.disabled = !legalWords()[group];
+    el("values").appendChild(confirm);
   } else {
     var groups = {};
     open.forEach(function (v) { mark(v.cells, "target"); groups[v.key] = true; });
@@ -352,6 +366,16 @@ function clicked(cell) {
   }
   if (kind === "value") { say("choose one of the buttons first"); return; }
   var w = cell;
+  if (kind === "cells" && !shapeForms().length) {  // a group picked cell by cell
+    if (!el("board").querySelector('g.cell.target[data-cell="' + cell + '"]')) {
+      refuse(Object.keys(pick.toggled).concat([cell]).sort().join("+"));
+      return;
+    }
+    if (pick.toggled[cell]) { delete pick.toggled[cell]; } else { pick.toggled[cell] = true; }
+    say("");
+    decide();
+    return;
+  }
   if (kind === "cells") {
     var placed = (shapeForms()[form] || { at: {} }).at[cell];
     if (!placed) { say("the shape does not fit on the board there"); return; }
