@@ -39,10 +39,12 @@ def _check_free(host: str, port: int) -> None:
         sock.bind((host, port))
 
 
-def address(host: str, port: int, pack=None) -> str:
+def address(host: str, port: int, pack=None, page="play") -> str:
+    """The address to open: the front page, or PACK's play (or design) page."""
+    from urllib.parse import quote
     shown = f"[{host}]" if ":" in host else host
-    page = "/" if pack is None else f"/play?pack={pack}"
-    return f"http://{shown}:{port}{page}"
+    path = "/" if pack is None else f"/{page}?pack={quote(str(pack), safe='')}"
+    return f"http://{shown}:{port}{path}"
 
 
 @cli.command()
@@ -61,11 +63,18 @@ def serve(pack, host, port, no_open):
     """
     uvicorn = _web_stack()
     from boardrule.cli.web.app import make_app
+    from boardrule.dsl.diagnostics import BoardruleError
     from boardrule.dsl.packpath import find_pack
     from boardrule.interpreter.api import open_game
+    from boardrule.interpreter.values import RuleError
+    page = "play"
     if pack is not None:
-        find_pack(pack)
-        open_game(pack)  # a pack with errors: its diagnostics now, not a broken page
+        find_pack(pack)  # an unknown pack: a usage error now
+        try:
+            open_game(pack)
+        except (BoardruleError, RuleError):  # a pack with errors: the designer shows them, to mend it there
+            click.echo(f"note: {pack} does not check: the address opens it in the designer", err=True)
+            page = "design"
     hosts = None if host not in LOCAL_HOSTS else ("127.0.0.1", "localhost", "[::1]", "::1")
     app = make_app(pack, hosts=hosts)
     try:
@@ -73,8 +82,7 @@ def serve(pack, host, port, no_open):
         _check_free(host, port)
     except OSError as err:
         raise UsageError(f"cannot listen on {host}:{port or ''}: {err.strerror or err}", code="E001") from None
-    name = None if pack is None else (pack if not str(pack).endswith(".pack") else None)
-    url = address(host, port, name)
+    url = address(host, port, app.state.served, page)
     click.echo(f"boardrule serve: open {url}  (Ctrl-C stops the server)")
     if host not in LOCAL_HOSTS:
         click.echo(f"note: listening on {host}: other machines can reach this server", err=True)

@@ -90,6 +90,27 @@ def test_serve_prints_its_address_and_answers_there():
         process.wait(10)
 
 
+def test_the_address_names_the_pack_and_a_pack_with_errors_opens_in_the_designer(tmp_path):
+    from boardrule.cli.serve import address
+    assert address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert address("::1", 8000, "tictactoe") == "http://[::1]:8000/play?pack=tictactoe"
+    assert address("127.0.0.1", 8000, "/a b/my.pack", "design") == \
+        "http://127.0.0.1:8000/design?pack=%2Fa%20b%2Fmy.pack"
+    broken = tmp_path / "broken.pack"
+    broken.write_text("game: {id: broken, name: Broken, players: 1}\nboard: {grid: square 2 x 2}\n",
+                      encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-c", "from boardrule.cli.main import main; main()",
+                                "serve", str(broken), "--no-open"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        line = process.stdout.readline()
+        assert "/design?pack=" in line and "broken.pack" in line, line + process.stderr.read()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert "does not check" in process.stderr.read()
+
+
 def test_a_port_taken_is_a_usage_error():
     import socket
     with socket.socket() as taken:

@@ -116,7 +116,7 @@ def open_game(tab, server, pack, seats, seed, options=None, moves=()):
 
 
 # ------------------------------------------------------------------ the play page
-def test_a_whole_game_of_tictactoe_by_clicks_to_a_win(page, server):
+def test_a_whole_game_of_tictactoe_by_clicks_to_a_win(page, server, tmp_path):
     page.goto(f"{server}/play?pack=tictactoe")
     page.wait_for_selector("#seats select")
     page.locator("#seats select").nth(1).select_option("human")  # two players at one screen
@@ -131,6 +131,16 @@ def test_a_whole_game_of_tictactoe_by_clicks_to_a_win(page, server):
     wait_status(page, "game over")
     assert "winner: P1" in page.inner_text("#outcome")
     assert cell(page, "C2").get_attribute("data-label") == "X"
+    with page.expect_download() as saving:  # the save: a file `boardrule replay` replays
+        page.click("#save")
+    saved = tmp_path / saving.value.suggested_filename
+    saving.value.save_as(saved)
+    from click.testing import CliRunner
+
+    import boardrule.cli.commands  # noqa: F401  (registers replay)
+    from boardrule.cli.main import cli
+    replayed = CliRunner().invoke(cli, ["replay", str(saved), "--verify"])
+    assert replayed.exit_code == 0 and "replays (5 moves" in replayed.output, replayed.output
     page.locator("#replay").fill("0")  # the replay slider: back to the empty board
     page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('position 0')")
     assert cell(page, "B2").get_attribute("data-label") == "."

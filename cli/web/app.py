@@ -269,4 +269,6 @@ def make_app(pack=None, hosts=("127.0.0.1", "localhost", "[::1]", "::1"), folder
     handlers = {Refused: refused, DraftError: refused, BoardruleError: pack_error, RuleError: rule_error,
                 RecursionError: too_deep, Exception: internal}
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))] if hosts else []
-    return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    app.state.served = drafts.served  # the name the pages give the pack `serve` was given, or None
+    return app
