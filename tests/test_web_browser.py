@@ -260,6 +260,10 @@ def test_undo_takes_back_a_move_and_the_bots_reply(page, server):
     assert cell(page, "B2").get_attribute("data-label") == "."
     assert "undone: `play B2`" in page.inner_text("#message")
     assert page.is_enabled("#redo")
+    page.click("#hint")  # the strongest bot's move, its cell outlined
+    page.wait_for_function("() => document.getElementById('message').textContent.startsWith('hint: play ')")
+    hinted = page.inner_text("#message").split()[-1]
+    assert "hinted" in cell(page, hinted).get_attribute("class")
 
 
 def test_hot_seat_hides_a_players_secret_behind_a_privacy_screen(page, server):
