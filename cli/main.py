@@ -90,6 +90,7 @@ def main():
     from boardrule.cli import ladder  # noqa: F401  (registers ladder)
     from boardrule.cli import designer  # noqa: F401  (registers rules, new and schema)
     from boardrule.cli import picture  # noqa: F401  (registers render)
+    from boardrule.cli import serve  # noqa: F401  (registers serve)
     try:
         cli(standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive

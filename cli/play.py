@@ -26,7 +26,7 @@ from boardrule.interpreter import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.budget import Meter
 from boardrule.interpreter.moves import move_label
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.values import PLAYERS, RuleError
 
 MENU_MAX = 24  # moves listed at the prompt without asking; more are listed by `moves`
 
@@ -254,22 +254,9 @@ class Session:
         step_start = self._step_start() if state.phase != "over" else None
         told, held = views.events(self.game, state, viewer if self.humans else None, indices, step_start)
         self.log_done[viewer], self.held[viewer] = len(state.log), held
-        lines = []
-        for kind, seat, text, times in told:
-            if kind == "move":
-                bot = f" ({self.seat_of[seat]})" if seat in self.agents else ""
-                lines.append(f"{self.names[seat]}{bot}: {text}")
-            elif kind == "roll":
-                lines.append(f"rolled {text}")
-            elif kind == "pass":
-                lines.append(f"{self.names[seat]} passes: no legal move" + (f" ({times} times)" if times > 1 else ""))
-            elif kind == "seats":
-                lines.append(f"the players sit at random: {views.seating_text(state)}")
-            elif kind == "draw":
-                lines.append(f"drew {text}")
-            elif kind == "shuffle":
-                lines.append(f"shuffled {text}")
-        return lines
+        bots = {seat: self.seat_of[seat] for seat in self.agents}
+        return [event_line(kind, seat, text, times, bots, self.names, views.seating_text(state))
+                for kind, seat, text, times in told]
 
     def _step_start(self):
         """The log index at which the open decision all players make at once began, or None."""
@@ -708,6 +695,25 @@ class Session:
         self.echo(picture_text(pictures.picture(self.game, self.state, names=self.names), self.color))
         self.echo("game over")
         self.echo(render_outcome(self.game, self.state, names=self.names))
+
+
+def event_line(kind, seat, text, times, bots=None, names=None, seating=None) -> str:
+    """One event of views.events as a line: `P2 (greedy): play B2`, `rolled ...`, `P1 passes: ...`.
+    `bots`: seat -> the agent's name, for the seats a bot plays; `names`: seat -> the player's name
+    (views.player_names; by seat without it); `seating`: where the players sit (views.seating_text)."""
+    name = (names or {}).get(seat) or (repr(PLAYERS[seat]) if seat is not None else "")
+    if kind == "move":
+        bot = f" ({bots[seat]})" if bots and seat in bots else ""
+        return f"{name}{bot}: {text}"
+    if kind == "roll":
+        return f"rolled {text}"
+    if kind == "pass":
+        return f"{name} passes: no legal move" + (f" ({times} times)" if times > 1 else "")
+    if kind == "seats":
+        return f"the players sit at random: {seating}" if seating else f"the players sit at seats {text}"
+    if kind == "draw":
+        return f"drew {text}"
+    return f"shuffled {text}" if kind == "shuffle" else f"{kind} {text}"
 
 
 def _is_terminal() -> bool:

@@ -453,7 +453,9 @@ def _flow(game, model, exprs, effects):
     flow = model.flow
 
     def step(s, index):
-        return CompiledStep(kind=s.kind, effect=effects.block(s.effect) if s.effect else None,
+        # a `do` step with nothing to do (an empty `do: |`) does nothing, as an action without an effect
+        nothing = (lambda ctx: None) if s.kind == "do" else None
+        return CompiledStep(kind=s.kind, effect=effects.block(s.effect) if s.effect else nothing,
                             actions=tuple(name for name, _ in s.actions),
                             who=exprs.compile(s.who) if s.who is not None else None,
                             repeat=s.repeat, required=s.required, span=s.span, index=index)

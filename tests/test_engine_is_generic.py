@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_DIRS = ("dsl", "interpreter", "cli")
-PATTERNS = ("*.py", "*.lark")
+PATTERNS = ("*.py", "*.lark", "*.js", "*.html", "*.css")  # the web pages under cli/ too
 GAME_WORDS = re.compile(
     r"townies|tiny.?towns|villagers?\b|cottage|granary|greenhouse|orchard|windmill|game.?court|bike.?rental"
     r"|city.?square|warehouse|monument|master.?builder|feast.?hall|tavern|almshouse|\blodge\b|trading.?post",

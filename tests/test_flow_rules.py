@@ -450,3 +450,16 @@ def test_a_flow_without_round_steps_is_a_rule_error_naming_end():
     with pytest.raises(RuleError) as info:
         initial_state(compile_game(load_pack_text(text, "choices.pack")), 1)
     assert str(info.value).startswith("the flow has no `round:` steps") and info.value.span.line == 21
+
+
+def test_a_do_step_with_nothing_to_do_does_nothing():
+    # found by tests/test_fuzz.py (a mutated pack): an empty `do: |` crashed check and play with an internal error
+    text = (ROOT / "tests" / "packs" / "groups.pack").read_text(encoding="utf-8")
+    empty = text.replace("  setup:\n    - do: |\n", "  setup:\n    - do: |\n    - do: |\n", 1)
+    empty = empty.replace("  round:\n", "  round:\n    - do: |\n", 1)
+    assert empty.count("- do: |\n") == 3
+    game = compile_game(load_pack_text(empty, "empty-do.pack"))
+    state = initial_state(game, 1, 0)
+    assert len(legal_moves(game, state, 0)) == 2  # the setup after the empty step placed the stones
+    state = play_text(game, state, 0, "take C3")
+    assert len(legal_moves(game, state, 0)) == 1  # and the round's empty step let the next turn come
