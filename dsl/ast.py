@@ -350,8 +350,22 @@ class LetStmt:
     span: Span
 
 
+@node
+class Do:
+    """`pay(me, 3)`: a named effect (`effects:`), run with its parameters bound to the arguments.
+
+    `params` and `body` are filled in by dsl/named_effects.py once the pack's effects are known, so that
+    every pass over statements sees the statements that run."""
+
+    name: str
+    args: tuple
+    params: tuple  # () until the effect is found
+    body: tuple
+    span: Span
+
+
 Stmt = Union[Place, Remove, Replace, Store, Unstore, Move, Set, Change, Score,
-             If, For, Choose, Roll, Shuffle, Draw, Put, Emit, Rotate, Finish, LetStmt]
+             If, For, Choose, Roll, Shuffle, Draw, Put, Emit, Rotate, Finish, LetStmt, Do]
 
 
 # ------------------------------------------------------------ other fields

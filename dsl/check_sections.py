@@ -28,6 +28,7 @@ def check_pack(model, bag, removed=()) -> Checked:
     _check_vars(checker, model)
     _check_components(checker, model)
     _check_defines(checker, model)
+    _check_effects(checker, model)
     _check_pieces(checker, model)
     _check_shapes(checker, model)
     for chart in symbols.charts.values():
@@ -99,6 +100,13 @@ def _check_defines(checker: Checker, model) -> None:
     for define in model.defines:
         params = {p: ANY for p in define.params}
         checker.define_body(define, Scope({}, self_type=CELL), params)
+
+
+def _check_effects(checker: Checker, model) -> None:
+    """Check every named effect once, used or not, as if written in a piece's trigger."""
+    for effect in model.effects:
+        scope = Scope({p: ANY for p in effect.params}, self_type=CELL)
+        checker.block(effect.body, scope)
 
 
 def _check_pieces(checker: Checker, model) -> None:

@@ -752,3 +752,19 @@ class Checker:
 
     def s_Finish(self, node, scope):
         self.expect(node.player, scope, PLAYER, "who finishes")
+
+    def s_Do(self, node, scope):
+        """A named effect: its arguments here, its body with its parameters typed as the arguments (and
+        `me` and `self` as here). dsl/named_effects.py filled it in, or reported why not."""
+        args = [self.expr(arg, scope) for arg in node.args]
+        if not node.body:
+            return
+        key = ("effect", node.name, tuple(args), scope.self_type, scope.me)
+        if key in self.define_types:  # checked for these types already: the same diagnostics again
+            return
+        self.define_types[key] = ANY
+        inner = Scope(dict(zip(node.params, args)), self_type=scope.self_type, me=scope.me)
+        before = len(self.bag.diagnostics)
+        self.block(node.body, inner)
+        if len(self.bag.diagnostics) > before:
+            self._note_use(before, node.name, node.span)

@@ -53,7 +53,7 @@ __all__ = ["PACK_SUFFIX", "bundled_dir", "bundled_pack_names", "load_pack_tree",
 MAX_EXTENDS_DEPTH = 16
 _RESERVED = ("extends", "remove", "override")
 #: Sections made of named entries: an entry of these may say ``override: true``.
-ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "vars", "player_vars", "dice",
+ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "effects", "vars", "player_vars", "dice",
                   "decks", "actions", "scoring", "status", "player_status")
 
 
@@ -372,7 +372,7 @@ def entry_name(section: str, key: ScalarNode) -> object:
     So an extension replaces a base definition whatever it calls the
     parameters, and ``override:`` or ``remove:`` may write ``define.near``.
     """
-    if section == "define" and isinstance(key.value, str) and "(" in key.value:
+    if section in ("define", "effects") and isinstance(key.value, str) and "(" in key.value:
         return key.value.split("(", 1)[0].strip()
     return key.value
 

@@ -157,6 +157,16 @@ class DefineDef:
 
 
 @attrs.frozen
+class EffectDef:
+    """A named effect, maybe with parameters, used as a statement: `pay(p, n): p.coins -= n; pot += n`."""
+
+    name: str
+    params: tuple
+    body: tuple  # statements
+    span: Any
+
+
+@attrs.frozen
 class ScoreTerm:
     name: str
     expr: Any
@@ -207,11 +217,12 @@ class PackModel:
     inherited_tests: tuple = ()  # TestDefs of the packs this one extends, run against it apart
     evaluate: Any = None  # ast expr or None: what agents add to a position's value for `me` (a hint)
     unknown_keys: tuple = ()  # spans of unknown top-level keys (E011): the rest is checked all the same
+    effects: tuple = ()  # EffectDef: named effects, used as statements (`pay(me, 3)`)
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
 
-SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "vars",
+SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "effects", "vars",
             "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "evaluate", "tests", "doc",
             "display", "status", "player_status")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import attrs
 
+from boardrule.dsl import named_effects
 from boardrule.dsl.check_sections import check_pack
 from boardrule.dsl.checker import Checked
 from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span
@@ -57,7 +58,7 @@ def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None 
 
 def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     bag = DiagnosticBag()
-    model = read_pack(tree.root, bag, tree.files, tree.inherited_tests)
+    model = named_effects.attach(read_pack(tree.root, bag, tree.files, tree.inherited_tests), bag)
     if not _only_unknown_sections(bag, model):  # an unknown top-level key alone: the rest is checked too
         _raise_pointing_home(bag, tree, sources)
     try:

@@ -10,8 +10,8 @@ from boardrule.dsl.diagnostics import PackError, Span, closest, did_you_mean
 from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
-from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef, FlowDef, GameInfo,
-                                 OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
+from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef,
+                                 EffectDef, FlowDef, GameInfo, OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
                                  TestDef, VarDef)
 
 STEP_KINDS = ("do", "turns", "together", "decide")
@@ -60,6 +60,7 @@ def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
         verdict=r.expr(get("verdict"), "verdict"),
         evaluate=r.expr(get("evaluate"), "evaluate"),
         defines=read_defines(r, get("define")),
+        effects=read_effects(r, get("effects")),
         tests=read_tests(r, get("tests")),
         files=tuple(files),
         display=read_display(r, get("display")),
@@ -538,6 +539,19 @@ def _read_seat_entry(r: Reader, what: str, entry) -> None:
 
 
 _DEFINE_KEY = re.compile(r"^\s*([a-z_][a-zA-Z0-9_]*)\s*(?:\(\s*([a-z_][a-zA-Z0-9_]*(?:\s*,\s*[a-z_][a-zA-Z0-9_]*)*)?\s*\))?\s*$")
+
+
+def read_effects(r: Reader, node) -> tuple:
+    """`effects:`: named effects, `name` or `name(a, b)`, each a block of statements."""
+    effects = []
+    for key, value in _entries(r, node, "effects"):
+        match = _DEFINE_KEY.match(str(key.value))
+        if match is None:
+            r.bag.error("E019", f"`{key.value}` is not the name of an effect; write `name` or `name(a, b)`", key.span)
+            continue
+        params = tuple(p.strip() for p in (match.group(2) or "").split(",") if p.strip())
+        effects.append(EffectDef(match.group(1), params, r.effect(value, f"effect `{key.value}`"), key.span))
+    return tuple(effects)
 
 
 def read_defines(r: Reader, node) -> tuple:

@@ -262,6 +262,9 @@ class AstBuilder(Transformer):
     def else_clause(self, meta, children):
         return ("else", children[0])
 
+    def call_stmt(self, meta, children):
+        return ast.Do(_text(children[0]), tuple(c for c in children[1:] if c is not None), (), (), self._span(meta))
+
     def let_stmt(self, meta, children):
         return ast.LetStmt(_text(children[0]), children[1], self._span(meta))
 

@@ -151,6 +151,7 @@ _RENDER = {
     ast.Rotate: lambda n: f"rotate {n.name}",
     ast.Finish: lambda n: f"finish {unparse(n.player)}",
     ast.LetStmt: lambda n: f"let {n.name} = {unparse(n.value)}",
+    ast.Do: lambda n: f"{n.name}({_join(n.args)})" if n.args else n.name,
     # other fields
     ast.GridDecl: _grid,
     ast.CellRef: lambda n: n.name,

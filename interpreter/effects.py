@@ -44,6 +44,7 @@ class EffectCompiler:
         self.resolved = checked.resolved
         self.types = checked.types
         self.exprs = exprs
+        self.named = {}  # effect name -> its statements, compiled once
 
     def block(self, stmts):
         compiled = [self.statement(s) for s in stmts]
@@ -56,6 +57,29 @@ class EffectCompiler:
         def run(ctx):
             for statement in compiled:
                 statement(ctx)
+        return run
+
+    def s_Do(self, node):
+        """A named effect: its arguments worked out here, then its statements with its parameters bound to
+        them (the names they hide come back after); the statements compiled once per effect."""
+        args, params = [self.e(a) for a in node.args], node.params
+        body = self.named.get(node.name)
+        if body is None:
+            body = self.named[node.name] = self.block(node.body) if node.body else (lambda ctx: None)
+
+        def run(ctx):
+            values = [arg(ctx) for arg in args]
+            env = ctx.env
+            saved = [env.get(name, _UNSET) for name in params]
+            env.update(zip(params, values))
+            try:
+                body(ctx)
+            finally:
+                for name, value in zip(params, saved):
+                    if value is _UNSET:
+                        env.pop(name, None)
+                    else:
+                        env[name] = value
         return run
 
     def s_LetStmt(self, node):

@@ -573,11 +573,19 @@ def _charts(model) -> list:
 
 def _defines(model) -> list:
     defines = [d for d in model.defines if d.body is not None]
-    if not defines:
+    effects = [e for e in model.effects if e.body]
+    if not defines and not effects:
         return []
-    items = tuple((Code(d.name + (f"({', '.join(d.params)})" if d.params else "")), " means ",
-                   Code(unparse(d.body))) for d in defines)
-    return [Heading(2, "Terms"), Para(("Names the rules below use:",)), Items(items)]
+    blocks = [Heading(2, "Terms")]
+    if defines:
+        items = tuple((Code(d.name + (f"({', '.join(d.params)})" if d.params else "")), " means ",
+                       Code(unparse(d.body))) for d in defines)
+        blocks += [Para(("Names the rules below use:",)), Items(items)]
+    if effects:
+        items = tuple((Code(e.name + (f"({', '.join(e.params)})" if e.params else "")), " does ",
+                       Code("; ".join(unparse(s) for s in e.body))) for e in effects)
+        blocks += [Para(("Effects the rules below use by name:",)), Items(items)]
+    return blocks
 
 
 def action_blocks(action, level: int = 3) -> list:

@@ -214,6 +214,8 @@ CASES = [
                  [("If", [[a, [REMOVE_A]], [b, [REMOVE_B]]], [])], id="if-elif"),
     pytest.param("effect", "if a {} elif b {} elif c { remove a } else { remove b; remove a }",
                  [("If", [[a, []], [b, []], [c, [REMOVE_A]]], [REMOVE_B, REMOVE_A])], id="if-elifs-else"),
+    pytest.param("effect", "pay(a, 1) refill", [("Do", "pay", [a, I(1)], [], []), ("Do", "refill", [], [], [])],
+                 id="call_stmt"),
     pytest.param("effect", "let n = a in b\nscore n", [("LetStmt", "n", ("Member", a, b, False)), ("Score", N("n"), None)],
                  id="let_stmt"),
     pytest.param("effect", "for x in cells { remove x }", [("For", "x", N("cells"), [("Remove", N("x"), None)])],
