@@ -27,7 +27,7 @@ import time
 
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.interpreter.api import open_game
-from boardrule.interpreter.bench import decision_rate
+from boardrule.interpreter.lab.bench import decision_rate
 from boardrule.interpreter.lab import simulate
 
 TARGETS = {("tinytowns", "strong"): 25, ("townies", "strong"): 56}

@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 
 from boardrule.dsl.pack import load_pack, load_pack_text
-from boardrule.interpreter import bench
+from boardrule.interpreter.lab import bench
 from boardrule.interpreter.api import open_game
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.compiler.game import compile_game
 
 RULEPACKS = Path(__file__).resolve().parent.parent / "rulepacks"
 CHAIN = 50  # definitions per chain (E137: at most 64 deep)

@@ -47,7 +47,7 @@ sys.path.insert(0, str(HERE))
 import handwritten_tinytowns  # noqa: E402  (after the path is set)
 
 from boardrule.dsl.packpath import bundled_pack_names, find_pack  # noqa: E402
-from boardrule.interpreter import bench  # noqa: E402
+from boardrule.interpreter.lab import bench  # noqa: E402
 from boardrule.interpreter.api import open_game  # noqa: E402
 
 TARGETS = {
@@ -80,7 +80,7 @@ def environment() -> dict:
 
 
 # ------------------------------------------------------------- measuring
-# the measuring itself lives in the library (boardrule.interpreter.bench, also behind `boardrule bench`)
+# the measuring itself lives in the library (boardrule.interpreter.lab.bench, also behind `boardrule bench`)
 timed_runs = bench.timed_runs
 measure_playouts = bench.measure_playouts
 boardrule_command = bench.boardrule_command

@@ -25,7 +25,7 @@ from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, s
               metavar="DIR", help="A folder whose packs `extends:` may read, beside the checked pack's own.")
 def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
     """Check packs (bundled names or paths) and run their tests."""
-    from boardrule.interpreter.check import check_pack
+    from boardrule.interpreter.designer.check import check_pack
     sources = SourceStore()
     reports = [check_pack(p, sources, run_pack_tests=not no_tests, lint=not no_lint, budget=budget,
                           extends_from=extends_from) for p in packs]
@@ -38,13 +38,13 @@ def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
                                           "diagnostics": [diagnostic_to_dict(d) for d in r.findings(strict)]}
                                          for r in reports]}, indent=2))
     elif fmt == "github":
-        from boardrule.interpreter.reports import github_lines
+        from boardrule.interpreter.designer.reports import github_lines
         click.echo("\n".join(github_lines(diagnostics)))
     elif fmt == "sarif":
-        from boardrule.interpreter.sarif import sarif_report
+        from boardrule.interpreter.designer.sarif import sarif_report
         click.echo(json.dumps(sarif_report(reports, strict), indent=2))
     elif fmt == "junit":
-        from boardrule.interpreter.reports import junit_xml
+        from boardrule.interpreter.designer.reports import junit_xml
         click.echo(junit_xml(reports, sources, strict), nl=False)
     else:
         for d in diagnostics:
@@ -156,9 +156,10 @@ def replay(save, pack_name, verify, force, budget):
     """Replay a saved game move by move, or check that it still replays."""
     from boardrule.cli.render import render_sheets, render_state
     from boardrule.dsl.diagnostics import SaveError
-    from boardrule.interpreter import api, gamelog
-    from boardrule.interpreter.budget import Meter
-    from boardrule.interpreter.views import player_names
+    from boardrule.interpreter import api
+    from boardrule.interpreter.records import gamelog
+    from boardrule.interpreter.runtime.budget import Meter
+    from boardrule.interpreter.runtime.views import player_names
     try:
         data = gamelog.load(save)
         game = api.open_game(pack_name or gamelog.pack_of_save(data))

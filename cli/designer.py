@@ -41,10 +41,10 @@ def rules(pack, fmt, output, reader):
     from boardrule.interpreter.api import open_game
     if reader == "players":
         from boardrule.cli.render import picture_text
-        from boardrule.interpreter.rulebook import rulebook_text
+        from boardrule.interpreter.designer.rulebook import rulebook_text
         text = rulebook_text(open_game(pack), fmt, draw=lambda pic: picture_text(pic, notes=False))
     else:
-        from boardrule.interpreter.rulesdoc import rules_text
+        from boardrule.interpreter.designer.rulesdoc import rules_text
         text = rules_text(open_game(pack), fmt)
     _write(text, output)
     if output not in (None, "-"):
@@ -59,7 +59,7 @@ def rules(pack, fmt, output, reader):
               type=click.Path(file_okay=False), help="The folder to write NAME.pack into.")
 def new(name, base, folder):
     """Write NAME.pack: a starter pack that checks clean, with a test scenario."""
-    from boardrule.interpreter.starter import base_outside, check_name, extension_pack, starter_pack
+    from boardrule.interpreter.designer.starter import base_outside, check_name, extension_pack, starter_pack
     check_name(name)
     path = Path(folder) / f"{name}.pack"
     if path.exists():

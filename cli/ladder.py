@@ -1,4 +1,4 @@
-"""`boardrule ladder`: agents rated against each other in duplicate matches (interpreter/ladder.py)."""
+"""`boardrule ladder`: agents rated against each other in duplicate matches (interpreter/lab/ladder.py)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def ladder(pack, agents, games, players, seed, options, jobs, fmt, progress):
     """
     from boardrule.cli.commands import parse_options
     from boardrule.cli.simulate import ProgressBar
-    from boardrule.interpreter.ladder import ladder as run_ladder
+    from boardrule.interpreter.lab.ladder import ladder as run_ladder
     if jobs < 0:
         raise UsageError(f"--jobs must be 0 (one per CPU) or more, not {jobs}", code="E001")
     names = [name.strip() for name in agents.split(",") if name.strip()]

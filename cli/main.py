@@ -13,7 +13,7 @@ import click
 
 from boardrule import __version__
 from boardrule.dsl.diagnostics import BoardruleError, SourceStore, render
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime.values import RuleError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a program whose reader went away

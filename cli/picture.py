@@ -31,8 +31,8 @@ def render(pack, source, fmt, output, step, player, players, options, color):
     from boardrule.cli.commands import parse_options
     from boardrule.cli.render import color_default, picture_text
     from boardrule.interpreter import api
-    from boardrule.interpreter import picture as pictures
-    from boardrule.interpreter.positions import parse_seat
+    from boardrule.interpreter.designer import picture as pictures
+    from boardrule.interpreter.records.positions import parse_seat
     fmt = fmt or _format_of(output)
     if fmt == "png" and not output:
         raise UsageError("a PNG goes to a file: add `-o FILE.png`", code="E001")
@@ -88,7 +88,7 @@ def _format_of(output) -> str:
 
 def _saved_game(path):
     """The saved game in `path`, or None when it is not one (then it is read as a position)."""
-    from boardrule.interpreter.gamelog import MAX_SAVE_BYTES
+    from boardrule.interpreter.records.gamelog import MAX_SAVE_BYTES
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_SAVE_BYTES + 1)  # a bigger file is no save: gamelog.load says so
@@ -109,7 +109,8 @@ def _saved_game(path):
 
 
 def _saved_state(game, path, step):
-    from boardrule.interpreter import flow, gamelog
+    from boardrule.interpreter.runtime import flow
+    from boardrule.interpreter.records import gamelog
     data = gamelog.load(path, game)
     final = gamelog.restore(game, data)
     if step is None:

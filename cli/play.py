@@ -21,12 +21,15 @@ import click
 
 from boardrule.cli.render import color_default, picture_text, render_outcome, render_sheets
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import agents, api, flow, gamelog, reasons, rulesdoc, timeline, views
-from boardrule.interpreter import picture as pictures
+from boardrule.interpreter import agents, api
+from boardrule.interpreter.runtime import flow, reasons, views
+from boardrule.interpreter.records import gamelog, timeline
+from boardrule.interpreter.designer import rulesdoc
+from boardrule.interpreter.designer import picture as pictures
 from boardrule.interpreter.agents import make_agent
-from boardrule.interpreter.budget import Meter
-from boardrule.interpreter.moves import move_label
-from boardrule.interpreter.values import PLAYERS, RuleError
+from boardrule.interpreter.runtime.budget import Meter
+from boardrule.interpreter.runtime.moves import move_label
+from boardrule.interpreter.runtime.values import PLAYERS, RuleError
 
 MENU_MAX = 24  # moves listed at the prompt without asking; more are listed by `moves`
 
@@ -427,7 +430,7 @@ class Session:
         return f"`{text}`: {reason}"
 
     def _score(self, seat):
-        from boardrule.interpreter.views import scoring_reads_private
+        from boardrule.interpreter.runtime.views import scoring_reads_private
         report = api.score_report(self.game, self.state, names=self.names)
         if scoring_reads_private(self.game):  # others' sheets could tell what they hold
             report = dict(report, players=[p for p in report["players"] if p["name"] == self.names[seat]])
@@ -436,7 +439,7 @@ class Session:
     def _status(self, seat, raw=False):
         """Every deck's size and every value this player may see, changed or not; `raw`: the game's
         variables as they are, not the values the pack's status declares (`debug`)."""
-        from boardrule.interpreter.views import view
+        from boardrule.interpreter.runtime.views import view
         state = view(self.game, self.state, seat)
         lines = pictures.notes(self.game, state, every_deck=True, viewer=seat, raw=raw, names=self.names)
         self.echo("\n".join(lines) if lines else "  this game keeps no values besides the boards")
@@ -510,7 +513,7 @@ class Session:
     def _named(self, seat, menu) -> set:
         """The piece kinds and shapes this player's position names: on the boards, in the dice and values,
         in the moves."""
-        from boardrule.interpreter.views import view
+        from boardrule.interpreter.runtime.views import view
         kinds = {p.name for p in self.game.model.pieces} | {s.name for s in self.game.model.shapes}
         state = view(self.game, self.state, seat)
         pic = pictures.picture(self.game, self.state, seat, names=self.names)
@@ -552,7 +555,7 @@ class Session:
 
     def _rule_refusing(self, seat, text):
         """The pack's rule that refuses a move, as a designer reads it (flow.explain_illegal)."""
-        from boardrule.interpreter.scenarios import _typed_guess
+        from boardrule.interpreter.designer.scenarios import _typed_guess
         try:
             move = _typed_guess(self.game, self.state, seat, text)
             if move.action not in self.state.pending[seat].actions:

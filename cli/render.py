@@ -14,8 +14,8 @@ import sys
 
 import click
 
-from boardrule.interpreter import picture as pictures
-from boardrule.interpreter.geometry import column_letters
+from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime.geometry import column_letters
 
 
 def color_default(stream=None) -> bool:
@@ -174,8 +174,8 @@ def render_outcome(game, state, names=None) -> str:
     `names` (seat -> text) names the players, by seat unless given."""
     from boardrule.dsl.unparse import unparse
     from boardrule.interpreter import api
-    from boardrule.interpreter.outcome import outcome
-    from boardrule.interpreter.views import seat_names
+    from boardrule.interpreter.runtime.outcome import outcome
+    from boardrule.interpreter.runtime.views import seat_names
     names = names or seat_names(state)
     report = api.score_report(game, state, names=names)
     result = outcome(game, state)

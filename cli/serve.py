@@ -66,7 +66,7 @@ def serve(pack, host, port, no_open):
     from boardrule.dsl.diagnostics import BoardruleError
     from boardrule.dsl.packpath import find_pack
     from boardrule.interpreter.api import open_game
-    from boardrule.interpreter.values import RuleError
+    from boardrule.interpreter.runtime.values import RuleError
     page = "play"
     if pack is not None:
         find_pack(pack)  # an unknown pack: a usage error now

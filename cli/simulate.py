@@ -186,7 +186,7 @@ def bench(packs, fmt, seconds, games, repeats, players, options, seats):
     version, pack hashes, Python and CPU. Figures are printed, never judged.
     """
     from boardrule.dsl.packpath import bundled_pack_names, find_pack
-    from boardrule.interpreter.bench import bench as run_bench
+    from boardrule.interpreter.lab.bench import bench as run_bench
     for pack in packs:
         find_pack(pack)  # an unknown pack is a usage error, before any measuring
         if players is not None:

@@ -1,7 +1,7 @@
 """Signatures of the language's built-in names and functions.
 
 The checker uses these to resolve names and check arity and types; the
-interpreter (interpreter/functions.py) implements each one under the same
+interpreter (interpreter/compiler/functions.py) implements each one under the same
 name. Keeping the table here lets `boardrule check` run without compiling.
 """
 

@@ -183,7 +183,7 @@ def _test_name(test: Node):
 def _inherit_tests(merged: MapNode, child: MapNode, inherited: tuple, bag: DiagnosticBag,
                    removed: list) -> tuple[MapNode, tuple]:
     """The base's tests leave its tree and join those it inherited: a variant's `tests:` are its
-    own, and the base's run against it apart (interpreter/check.py). A test of the variant
+    own, and the base's run against it apart (interpreter/designer/check.py). A test of the variant
     named like a base test replaces it; `remove: [tests.NAME]` drops one, `remove: [tests]` all."""
     own = merged.get("tests")
     tests = tuple(inherited) + (tuple(own.items) if isinstance(own, SeqNode) else ())

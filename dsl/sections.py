@@ -17,7 +17,7 @@ from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef
 STEP_KINDS = ("do", "turns", "together", "decide")
 MAX_ROUNDS_DEFAULT = 1000
 MAX_ROUNDS = 10_000  # what `max_rounds` may say at most
-MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/effects.py)
+MAX_DECK_CARDS = 10_000  # in one deck, as declared and as the game goes (interpreter/compiler/effects.py)
 
 
 def _misspelt_sections(root: MapNode) -> dict:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from boardrule.dsl.diagnostics import PackError, SourceStore
 from boardrule.dsl.loader import load_yaml_file
 from boardrule.dsl.pack import load_pack
-from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
-from boardrule.interpreter.game import Game, compile_game
-from boardrule.interpreter.moves import move_text
-from boardrule.interpreter.outcome import outcome
-from boardrule.interpreter.positions import apply_position
-from boardrule.interpreter.values import PLAYERS
+from boardrule.interpreter.runtime.flow import apply, initial_state, legal_moves, parse_move, waiting
+from boardrule.interpreter.compiler.game import Game, compile_game
+from boardrule.interpreter.runtime.moves import move_text
+from boardrule.interpreter.runtime.outcome import outcome
+from boardrule.interpreter.records.positions import apply_position
+from boardrule.interpreter.runtime.values import PLAYERS
 
 
 # the front door re-exports what tools need to play a game
@@ -40,7 +40,7 @@ def new_game(game: Game, players: int | None = None, seed: int = 0, options: dic
 
 
 def load_position(game: Game, path, players: int | None = None, options: dict | None = None, seed: int = 0):
-    """A state from a position file (see interpreter/positions.py)."""
+    """A state from a position file (see interpreter/records/positions.py)."""
     sources = game.pack.sources
     node = load_yaml_file(path, sources)
     low, high = game.players_range
@@ -60,7 +60,7 @@ def load_position(game: Game, path, players: int | None = None, options: dict | 
 def _position_seating(game: Game, node, players):
     """With more seats than players, players sit where `boards:` names them, else at the first seats."""
     from boardrule.dsl.loader import MapNode
-    from boardrule.interpreter.positions import PositionError, parse_seat
+    from boardrule.interpreter.records.positions import PositionError, parse_seat
     seats = max(game.model.game.seats or 0, players or 0)
     if not isinstance(players, int) or seats <= players:
         return None
@@ -80,7 +80,7 @@ def score_report(game: Game, state, names: dict | None = None) -> dict:
     Each player has its `seat` (`P3`: seat 3) and its `name`: `names[seat]` (as `views.player_names`
     gives them in play), else the seat's. The ranking and the winners are named so too.
     """
-    from boardrule.interpreter.views import seat_names
+    from boardrule.interpreter.runtime.views import seat_names
     result = outcome(game, state)
     names = names or seat_names(state)
     return {
@@ -108,7 +108,7 @@ def evaluate(game: Game, state, text: str, seat: int | None = 0):
     from boardrule.dsl.checker import Checker, Scope
     from boardrule.dsl.diagnostics import DiagnosticBag
     from boardrule.dsl.parser import parse_fragment
-    from boardrule.interpreter.exprs import ExprCompiler
+    from boardrule.interpreter.compiler.exprs import ExprCompiler
     node = parse_fragment(text, "expr", file="<expression>")
     bag = DiagnosticBag()
     checker = Checker(game.pack.checked.symbols, bag)
@@ -122,7 +122,7 @@ def evaluate(game: Game, state, text: str, seat: int | None = 0):
 def show_value(game: Game, value, value_type=None) -> str:
     """A value as text: cells by name, lists space-separated, groups joined by `+`."""
     from boardrule.dsl.types import CELL
-    from boardrule.interpreter.moves import value_text
+    from boardrule.interpreter.runtime.moves import value_text
     if value_type is not None and value_type.is_list:
         item = value_type.item
         if item is not None and item.is_list:

@@ -34,10 +34,11 @@ from click.testing import CliRunner
 import boardrule.cli.commands  # noqa: F401  (registers the commands)
 from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import BoardruleError
-from boardrule.interpreter import flow, gamelog
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.records import gamelog
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.serialize import state_differences, state_from_json
+from boardrule.interpreter.records.serialize import state_differences, state_from_json
 
 PACKS = ("tictactoe", "connect4", "tinytowns", "townies", "villagers")
 TIME_LIMIT = 60  # seconds one command may take before it counts as a hang

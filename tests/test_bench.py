@@ -9,7 +9,7 @@ from click.testing import CliRunner
 import boardrule
 import boardrule.cli.simulate  # noqa: F401  (registers simulate and bench)
 from boardrule.cli.main import cli
-from boardrule.interpreter import bench
+from boardrule.interpreter.lab import bench
 
 
 def run(*args):

@@ -64,7 +64,7 @@ def test_quick_json_has_the_figures():
 
 
 def test_a_ratio_measured_in_turn_is_the_median_of_its_pairs():
-    from boardrule.interpreter import bench
+    from boardrule.interpreter.lab import bench
     slow, fast = (lambda n: sum(range(20_000)) and 0), (lambda n: sum(range(5_000)) and 0)
     found = bench.paired_ratio(slow, fast, 3, 0)
     assert len(found["ratios"]) == bench.WINDOWS and found["median"] == sorted(found["ratios"])[bench.WINDOWS // 2]

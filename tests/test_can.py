@@ -6,9 +6,9 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.values import RuleError
 
 PACK = """\
 game: {{id: probe, name: Probe, players: 2}}

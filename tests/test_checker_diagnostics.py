@@ -17,8 +17,8 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import run_tests
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.designer.scenarios import run_tests
 
 HOST = """\
 game: {id: probe, name: Probe, players: 1..3}

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 import boardrule.cli.commands  # noqa: F401  (registers the commands)
 from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import Diagnostic, Span
-from boardrule.interpreter.reports import github_lines
+from boardrule.interpreter.designer.reports import github_lines
 
 
 def run(*args):

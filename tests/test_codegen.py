@@ -1,4 +1,4 @@
-"""Generated code (interpreter/codegen.py, interpreter/pycode.py): built as syntax trees from the
+"""Generated code (interpreter/compiler/codegen.py, interpreter/compiler/pycode.py): built as syntax trees from the
 checked tree only, validated against a whitelist, run with no builtins; pack names are data."""
 
 from __future__ import annotations
@@ -8,11 +8,12 @@ import ast
 import pytest
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import exprs, flow, pycode
+from boardrule.interpreter.compiler import exprs, pycode
+from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.api import evaluate, new_game, open_game
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import move_text
-from boardrule.interpreter.scoring import score_sheet
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import move_text
+from boardrule.interpreter.runtime.scoring import score_sheet
 
 
 def _ret(value):
@@ -88,7 +89,7 @@ def test_generated_and_closure_code_agree(text):
 
 
 def test_arithmetic_out_of_range_stops_the_rule_in_generated_code():
-    from boardrule.interpreter.values import RuleError
+    from boardrule.interpreter.runtime.values import RuleError
     game = open_game("tictactoe")
     with pytest.raises(RuleError) as caught:
         evaluate(game, new_game(game, 2), "9007199254740991 + 1")

@@ -18,13 +18,14 @@ from boardrule.dsl.diagnostics import BoardruleError, DiagnosticBag, SaveError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.dsl.parser import parse_fragment
 from boardrule.dsl.unparse import ast_equal, unparse
-from boardrule.interpreter import api, flow
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.reference import evaluate as reference_evaluate
-from boardrule.interpreter.scenarios import run_tests
-from boardrule.interpreter.serialize import state_differences, state_from_json, state_to_json
-from boardrule.interpreter.values import PLAYERS, RuleError
-from boardrule.interpreter.views import HIDDEN, view
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.compiler.reference import evaluate as reference_evaluate
+from boardrule.interpreter.designer.scenarios import run_tests
+from boardrule.interpreter.records.serialize import state_differences, state_from_json, state_to_json
+from boardrule.interpreter.runtime.values import PLAYERS, RuleError
+from boardrule.interpreter.runtime.views import HIDDEN, view
 
 # A pack whose one action runs EFFECT (with `n` one of 1..3); `pile` starts a b c (a on top).
 PACK = """\

@@ -16,9 +16,9 @@ from boardrule.dsl.diagnostics import PackError, render
 from boardrule.dsl.pack import load_pack
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.api import open_game
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter import rulesdoc
-from boardrule.interpreter.rulesdoc import rules_document, to_html, to_markdown
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.designer import rulesdoc
+from boardrule.interpreter.designer.rulesdoc import rules_document, to_html, to_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((ROOT / "rulepacks").glob("*.pack"))

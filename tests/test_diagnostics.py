@@ -271,7 +271,7 @@ def test_a_long_source_line_is_cut_around_the_caret():
 
 def test_one_cause_is_reported_once(tmp_path):
     """A misspelt name in a definition used in three places: one diagnostic, one JUnit testcase."""
-    from boardrule.interpreter.check import check_pack
+    from boardrule.interpreter.designer.check import check_pack
     text = (Path(__file__).resolve().parents[1] / "rulepacks" / "connect4.pack").read_text()
     path = tmp_path / "c4.pack"
     path.write_text(text.replace("fits(diagonal, discs(p))", "fits(diagnal, discs(p))"))

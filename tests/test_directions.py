@@ -1,4 +1,4 @@
-"""Directions (interpreter/directions.py): each grid's own, by name, with steps, rays and lines."""
+"""Directions (interpreter/compiler/directions.py): each grid's own, by name, with steps, rays and lines."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.api import evaluate, new_game, show_value
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.compiler.game import compile_game
 
 PACK = """\
 game: {{id: compass, players: 1}}
@@ -82,7 +82,7 @@ def test_a_direction_the_board_lacks_is_an_error_that_lists_its_directions():
 
 
 def test_a_negative_number_of_steps_stops_the_rule():
-    from boardrule.interpreter.values import RuleError
+    from boardrule.interpreter.runtime.values import RuleError
     game = _game("square 3 x 3")
     with pytest.raises(RuleError, match="0 or more steps"):
         evaluate(game, new_game(game, 1), 'step(cell("A1"), east, -1)')

@@ -11,9 +11,10 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack, load_pack_text
-from boardrule.interpreter import api, flow
-from boardrule.interpreter import picture as pictures
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.compiler.game import compile_game
 
 BASE = """
 game: {id: looks, players: 1}

@@ -13,9 +13,9 @@ from boardrule.dsl.loader import MapNode, load_yaml_text
 from boardrule.dsl.pack import load_pack_text
 from boardrule.dsl.sections import read_pack
 from boardrule.interpreter import api
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import _start, run_tests
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.designer.scenarios import _start, run_tests
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.S | re.M)

@@ -3,7 +3,7 @@ point into the file holding the fault."""
 
 from pathlib import Path
 
-from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.designer.check import check_pack
 
 HERE = Path(__file__).parent / "extends"
 

@@ -3,7 +3,7 @@ simultaneous steps, the limits, and what an illegal move is told, word for word.
 
 One small pack (`PACK`) has a setup decision, turns with a `when` that reads the
 parameter, a `together` step, `finish`, options of the three kinds and more seats than
-players. Mutation testing of interpreter/flow.py found these rules unpinned
+players. Mutation testing of interpreter/runtime/flow.py found these rules unpinned
 (docs/architecture.md).
 """
 
@@ -16,14 +16,14 @@ import pytest
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.flow import (apply, apply_in_place, initial_state, legal_moves, parse_move, play_text,
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.flow import (apply, apply_in_place, initial_state, legal_moves, parse_move, play_text,
                                         preview, resolve_options, settle, waiting)
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import DONE, Move, move_text
-from boardrule.interpreter.serialize import state_from_json, state_to_json, states_equal
-from boardrule.interpreter.values import RuleError
-from boardrule.interpreter.views import view
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import DONE, Move, move_text
+from boardrule.interpreter.records.serialize import state_from_json, state_to_json, states_equal
+from boardrule.interpreter.runtime.values import RuleError
+from boardrule.interpreter.runtime.views import view
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -56,11 +56,11 @@ from boardrule.dsl import loader, parser
 from boardrule.dsl.builtins import AGGREGATES, CELL_PROPERTIES, FUNCTIONS, PLAYER_PROPERTIES, VALUES
 from boardrule.dsl.diagnostics import BoardruleError, SourceStore, render, split_lines
 from boardrule.dsl.pack import load_pack, load_pack_text
-from boardrule.interpreter import flow, geometry
-from boardrule.interpreter.exprs import MAX_RANGE
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import run_tests
-from boardrule.interpreter.values import MAX_CELLS, RuleError
+from boardrule.interpreter.runtime import flow, geometry
+from boardrule.interpreter.compiler.exprs import MAX_RANGE
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.designer.scenarios import run_tests
+from boardrule.interpreter.runtime.values import MAX_CELLS, RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_FILES = sorted((ROOT / "rulepacks").glob("*.pack")) + sorted((ROOT / "tests" / "packs").glob("*.pack"))
@@ -470,7 +470,7 @@ def _test_entry(text: str) -> str:
     return host_pack("SCORE", "1").replace(_TESTS, text)
 
 
-_SCENARIO_SHAPES = ("interpreter/scenarios.py (and positions.py): the shape of a `tests:` entry is never "
+_SCENARIO_SHAPES = ("interpreter/designer/scenarios.py (and positions.py): the shape of a `tests:` entry is never "
                     "checked, so a scalar or list where a mapping belongs (or the reverse) crashes")
 
 
@@ -487,68 +487,68 @@ class Known(NamedTuple):
 #: Small inputs that let an exception other than BoardruleError/RuleError out (or once did).
 _FORMER = {
     "score-reads-itself": Known(
-        RecursionError, "interpreter/scoring.py:score_sheet", "maximum recursion depth",
-        "interpreter/scoring.py: a scoring term that reads a score (`me.score`) recomputes the score sheet "
+        RecursionError, "interpreter/runtime/scoring.py:score_sheet", "maximum recursion depth",
+        "interpreter/runtime/scoring.py: a scoring term that reads a score (`me.score`) recomputes the score sheet "
         "without end", _host("SCORE", "me.score")),
     "set-changes-a-type": Known(
-        TypeError, "interpreter/effects.py:change", "concatenate|unsupported operand",
+        TypeError, "interpreter/compiler/effects.py:change", "concatenate|unsupported operand",
         "dsl/checker.py s_Set: `set` never compares the value's type with the variable's, so a number "
         "variable takes a text and `+=` fails in Python", _host("EFFECT", 'set total = "x"\ntotal += 1')),
     "size-of-a-kind": Known(
-        KeyError, "interpreter/functions.py:<lambda>", "^'stone'$",
-        "interpreter/functions.py (`size`): `size` of a piece kind, not a deck, is a KeyError in "
+        KeyError, "interpreter/compiler/functions.py:<lambda>", "^'stone'$",
+        "interpreter/compiler/functions.py (`size`): `size` of a piece kind, not a deck, is a KeyError in "
         "state.decks; the checker types its argument as ANY", _host("SCORE", "size(stone)")),
     "choose-in-a-score": Known(
-        TypeError, "interpreter/scoring.py:_piece_terms", "Choice",
-        "interpreter/scoring.py _piece_terms: `choose(...)` outside a mark gives a Choice that scoring "
+        TypeError, "interpreter/runtime/scoring.py:_piece_terms", "Choice",
+        "interpreter/runtime/scoring.py _piece_terms: `choose(...)` outside a mark gives a Choice that scoring "
         "passes to int()", _host("SCORE", "choose(cells)")),
     "choose-of-a-number": Known(
-        TypeError, "interpreter/functions.py:f", "not iterable",
+        TypeError, "interpreter/compiler/functions.py:f", "not iterable",
         "dsl/builtins.py types the argument of `choose` as ANY, so `choose(6)` passes the checker and "
-        "interpreter/functions.py (_choose) iterates over a number", _host("SCORE", "choose(6)")),
+        "interpreter/compiler/functions.py (_choose) iterates over a number", _host("SCORE", "choose(6)")),
     "attribute-of-a-symbol": Known(
-        KeyError, "interpreter/functions.py:read_attribute", "^'\\w+'$",
-        "interpreter/functions.py read_attribute: `static[kind]` for a placed symbol that is no piece kind",
+        KeyError, "interpreter/compiler/functions.py:read_attribute", "^'\\w+'$",
+        "interpreter/compiler/functions.py read_attribute: `static[kind]` for a placed symbol that is no piece kind",
         _host("EFFECT", "place red at cell",
               **{'term: "1"': 'term: "sum(cells, if color == blue then 1 else 0)"'})),
     "matches-of-none": Known(
-        AttributeError, "interpreter/functions.py:f", "'NoneType' object has no attribute 'name'",
-        "interpreter/functions.py _matches: the pattern attribute of a symbol that is no piece kind is "
+        AttributeError, "interpreter/compiler/functions.py:f", "'NoneType' object has no attribute 'name'",
+        "interpreter/compiler/functions.py _matches: the pattern attribute of a symbol that is no piece kind is "
         "none, and `shape.name` fails",
         _host("SCORE", "count(matches(ghost.pattern))", **{
             "colors: [red, blue]": "colors: [red, blue, ghost]",
             "stone: {symbol: S,": "stone: {symbol: S, pattern: line,"})),
     "arithmetic-on-none": Known(
-        TypeError, "interpreter/exprs.py:<lambda>", "NoneType",
+        TypeError, "interpreter/compiler/exprs.py:<lambda>", "NoneType",
         "dsl/types.py compatible(): `none` is accepted where a number is required, so `-none` or "
         "`1 + none` passes the checker and fails in Python", _host("SCORE", "-none")),
     "mixed-list-parameter": Known(
-        TypeError, "interpreter/effects.py:place", "'str' and 'int'",
+        TypeError, "interpreter/compiler/effects.py:place", "'str' and 'int'",
         "dsl/checker.py x_ListExpr: a list mixing numbers and texts is typed `list of any`, so it passes "
-        "as a list of cells; `place` then shifts a text (interpreter/effects.py)", _host("PARAM", '[1, "x"]')),
+        "as a list of cells; `place` then shifts a text (interpreter/compiler/effects.py)", _host("PARAM", '[1, "x"]')),
     "mixed-list-move-text": Known(
-        IndexError, "interpreter/geometry.py:name", "index out of range",
+        IndexError, "interpreter/runtime/geometry.py:name", "index out of range",
         "same root as mixed-list-parameter: printing the move reads the number -1 as a cell "
-        "(interpreter/moves.py value_text -> geometry.name)", _host("PARAM", '[-1, -1, "x"]')),
-    "test-expect-scalar": Known(AttributeError, "interpreter/scenarios.py:_check", "has no attribute",
+        "(interpreter/runtime/moves.py value_text -> geometry.name)", _host("PARAM", '[-1, -1, "x"]')),
+    "test-expect-scalar": Known(AttributeError, "interpreter/designer/scenarios.py:_check", "has no attribute",
                                 _SCENARIO_SHAPES, _test_entry("    expect: 3\n")),
-    "test-expect-list": Known(AttributeError, "interpreter/scenarios.py:_check", "has no attribute",
+    "test-expect-list": Known(AttributeError, "interpreter/designer/scenarios.py:_check", "has no attribute",
                               _SCENARIO_SHAPES, _test_entry("    expect: [score]\n")),
-    "test-position-scalar": Known(AttributeError, "interpreter/positions.py:apply_position", "has no attribute",
+    "test-position-scalar": Known(AttributeError, "interpreter/records/positions.py:apply_position", "has no attribute",
                                   _SCENARIO_SHAPES, _test_entry("    position: 3\n")),
-    "test-move-mapping": Known(AttributeError, "interpreter/scenarios.py:_play", "has no attribute",
+    "test-move-mapping": Known(AttributeError, "interpreter/designer/scenarios.py:_play", "has no attribute",
                                _SCENARIO_SHAPES, _test_entry("    moves: [{P1: play A1}]\n")),
-    "test-illegal-scalar": Known(AttributeError, "interpreter/scenarios.py:_illegal", "has no attribute",
+    "test-illegal-scalar": Known(AttributeError, "interpreter/designer/scenarios.py:_illegal", "has no attribute",
                                  _SCENARIO_SHAPES, _test_entry("    expect: {illegal: {P2: play B2}}\n")),
-    "test-terms-scalar": Known(AttributeError, "interpreter/scenarios.py:_terms", "has no attribute",
+    "test-terms-scalar": Known(AttributeError, "interpreter/designer/scenarios.py:_terms", "has no attribute",
                                _SCENARIO_SHAPES, _test_entry("    expect: {terms: {P1: 3}}\n")),
-    "test-vars-scalar": Known(AttributeError, "interpreter/scenarios.py:_vars", "has no attribute",
+    "test-vars-scalar": Known(AttributeError, "interpreter/designer/scenarios.py:_vars", "has no attribute",
                               _SCENARIO_SHAPES, _test_entry("    expect: {vars: 3}\n")),
-    "test-players-text": Known(TypeError, "interpreter/scenarios.py:_start", "cannot be interpreted as an integer",
+    "test-players-text": Known(TypeError, "interpreter/designer/scenarios.py:_start", "cannot be interpreted as an integer",
                                _SCENARIO_SHAPES, _test_entry("    players: two\n    moves: [P1 play A1]\n")),
-    "test-seats-scalar": Known(AttributeError, "interpreter/scenarios.py:_start", "has no attribute",
+    "test-seats-scalar": Known(AttributeError, "interpreter/designer/scenarios.py:_start", "has no attribute",
                                _SCENARIO_SHAPES, _test_entry("    seats: P1\n")),
-    "test-options-list": Known(AttributeError, "interpreter/flow.py:resolve_options", "has no attribute",
+    "test-options-list": Known(AttributeError, "interpreter/runtime/flow.py:resolve_options", "has no attribute",
                                _SCENARIO_SHAPES, _test_entry("    options: [a]\n")),
 }
 
@@ -753,9 +753,9 @@ _ISOLATED = textwrap.dedent("""\
     resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
     from boardrule.dsl.diagnostics import BoardruleError
     from boardrule.dsl.pack import load_pack_text
-    from boardrule.interpreter.game import compile_game
-    from boardrule.interpreter.scenarios import run_tests
-    from boardrule.interpreter.values import RuleError
+    from boardrule.interpreter.compiler.game import compile_game
+    from boardrule.interpreter.designer.scenarios import run_tests
+    from boardrule.interpreter.runtime.values import RuleError
     text = sys.stdin.read()
     messages = []
     try:

@@ -1,10 +1,10 @@
-"""Tests for boardrule.interpreter.geometry."""
+"""Tests for boardrule.interpreter.runtime.geometry."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardrule.interpreter.geometry import (
+from boardrule.interpreter.runtime.geometry import (
     HEX_LAYOUTS, axial_to_offset, border, column_letters, groups, hex_distance,
     make_grid, offset_to_axial, reflect_axial, rotate_axial,
 )

@@ -39,7 +39,7 @@ import pytest
 from click.testing import CliRunner
 
 import boardrule.cli.commands  # noqa: F401  (registers the commands on the group)
-import boardrule.interpreter.check as check_module
+import boardrule.interpreter.designer.check as check_module
 from boardrule.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,9 +21,9 @@ from click.testing import CliRunner
 from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack
-from boardrule.interpreter import gamelog
+from boardrule.interpreter.records import gamelog
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.designer.check import check_pack
 
 import boardrule.cli.commands  # noqa: F401  (registers the commands)
 
@@ -141,7 +141,7 @@ def test_links_to_nothing_loops_and_pipes_are_refused_by_kind(tmp_path):
 def _save(tmp_path, change) -> Path:
     game = open_game("tictactoe")
     state = new_game(game, 2, seed=1)
-    from boardrule.interpreter.flow import apply, legal_moves
+    from boardrule.interpreter.runtime.flow import apply, legal_moves
     state = apply(game, state, legal_moves(game, state, 0)[0])
     data = gamelog.record(game, state, 2, 1, {})
     change(data)

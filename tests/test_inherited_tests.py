@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 import boardrule.cli.commands  # noqa: F401  (registers the commands)
 from boardrule.cli.main import cli
-from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.designer.check import check_pack
 
 DOUBLE = ("extends: tictactoe\ngame: {id: double, name: Double}\noverride: [scoring.three in a row]\n"
           "scoring:\n  three in a row: if won(me) then 2 else 0\n")

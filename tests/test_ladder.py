@@ -1,4 +1,4 @@
-"""The ladder: pairs of agents in duplicate matches, one rating scale, intervals (interpreter/ladder.py)."""
+"""The ladder: pairs of agents in duplicate matches, one rating scale, intervals (interpreter/lab/ladder.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from click.testing import CliRunner
 import boardrule.cli.commands  # noqa: F401  (registers the commands)
 import boardrule.cli.ladder  # noqa: F401  (registers ladder)
 from boardrule.cli.main import cli
-from boardrule.interpreter import ladder as ladder_module
-from boardrule.interpreter.ladder import bootstrap, deal_results, expected, fit, ladder
+from boardrule.interpreter.lab import ladder as ladder_module
+from boardrule.interpreter.lab.ladder import bootstrap, deal_results, expected, fit, ladder
 
 
 def _deals(wins, draws, losses):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardrule.dsl.diagnostics import render
-from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.designer.check import check_pack
 
 PACKS = sorted((Path(__file__).parent / "packs").glob("*.pack"))
 

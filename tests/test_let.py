@@ -7,8 +7,9 @@ import pytest
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.dsl.parser import parse_fragment
-from boardrule.interpreter import api, flow
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
 
 PACK = """\
 game: {{id: lets, name: Lets, players: 1}}

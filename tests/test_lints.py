@@ -16,7 +16,7 @@ from boardrule.dsl.diagnostics import PackError, render
 from boardrule.dsl.extends import load_pack_tree
 from boardrule.dsl.loader import to_plain
 from boardrule.dsl.pack import load_pack
-from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.designer.check import check_pack
 
 ROOT = Path(__file__).resolve().parent.parent
 LINTS = ROOT / "tests" / "lints"

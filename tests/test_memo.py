@@ -1,4 +1,4 @@
-"""Definitions worked out once per state (interpreter/memo.py): asked again, answered from memory;
+"""Definitions worked out once per state (interpreter/compiler/memo.py): asked again, answered from memory;
 never read past a change of the state."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import textwrap
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
 
 PACK = textwrap.dedent("""\
     game: {id: memo, players: 1}

@@ -1,10 +1,10 @@
 """Move notation: stable text, readable labels, numbers are not cells."""
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
+from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.api import open_game
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import move_label, move_text, normalise_text
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import move_label, move_text, normalise_text
 
 PACK = """
 game: {id: picks, players: 1}
@@ -62,7 +62,7 @@ def test_an_illegal_move_leaves_the_state_unchanged_and_names_the_rule():
     import pytest
 
     from boardrule.dsl.diagnostics import IllegalMoveError
-    from boardrule.interpreter.moves import Move
+    from boardrule.interpreter.runtime.moves import Move
     game, state = game_and_state()
     before = list(state.pvars[0].items())
     with pytest.raises(IllegalMoveError) as err:
@@ -107,7 +107,7 @@ def test_when_is_judged_as_soon_as_its_parameters_are_chosen():
 def test_a_remembered_text_is_the_text_of_the_same_values_of_the_same_types():
     # a game remembers the texts it wrote; an answer 5 chosen as a number and as a cell differ
     from boardrule.dsl.types import CELL, NUM
-    from boardrule.interpreter.moves import Move
+    from boardrule.interpreter.runtime.moves import Move
     game, _ = game_and_state()
     as_number = Move(0, "take", (5,), (5,), (NUM,))
     as_cell = Move(0, "take", (5,), (5,), (CELL,))
@@ -118,7 +118,7 @@ def test_a_remembered_text_is_the_text_of_the_same_values_of_the_same_types():
 
 
 def test_a_game_forgets_its_texts_past_a_bound(monkeypatch):
-    from boardrule.interpreter import moves
+    from boardrule.interpreter.runtime import moves
     monkeypatch.setattr(moves, "MAX_REMEMBERED_TEXTS", 3)
     game, _ = game_and_state()
     texts = [move_text(moves.Move(0, "take", (n,)), game) for n in range(1, 10)]
@@ -159,9 +159,9 @@ flow: {round: [{turns: [lay]}], end: "none(cells, empty)"}
 def test_a_shape_in_a_move_is_written_by_its_name():
     # shapes held in lists once printed as Python reprs: `lay Shape(name='bar', cells=...) A1+B1`
     from boardrule.dsl.pack import load_pack_text
-    from boardrule.interpreter import flow
-    from boardrule.interpreter.game import compile_game
-    from boardrule.interpreter.moves import move_text
+    from boardrule.interpreter.runtime import flow
+    from boardrule.interpreter.compiler.game import compile_game
+    from boardrule.interpreter.runtime.moves import move_text
     game = compile_game(load_pack_text(SHAPES_AS_VALUES, "shapes.pack"))
     state = flow.initial_state(game, 1, seed=0)
     texts = [move_text(m, game) for m in flow.legal_moves(game, state, 0)]

@@ -6,8 +6,8 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
 
 PACK = """\
 game: {{id: fx, name: Fx, players: 2}}

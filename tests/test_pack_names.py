@@ -12,7 +12,7 @@ import boardrule.cli.designer  # noqa: F401
 import boardrule.cli.picture  # noqa: F401
 import boardrule.cli.simulate  # noqa: F401
 from boardrule.cli.main import cli
-from boardrule.interpreter.check import check_pack
+from boardrule.interpreter.designer.check import check_pack
 
 NOTE = "note: `tictactoe.pack` is not a file here: using the bundled pack `tictactoe`"
 POSITION = "board: |\n  X X X\n  O O .\n  . . .\n"

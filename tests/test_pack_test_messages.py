@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import run_tests
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.designer.scenarios import run_tests
 
 PACK = """\
 game: {id: count, players: 1}

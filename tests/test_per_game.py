@@ -1,12 +1,12 @@
-"""Definitions fixed for a whole game (interpreter/per_game.py): which they are, and that the
+"""Definitions fixed for a whole game (interpreter/compiler/per_game.py): which they are, and that the
 value remembered is always the value of the game being played."""
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import move_text
-from boardrule.interpreter.per_game import is_fixed_per_game
-from boardrule.interpreter.serialize import state_from_json, state_to_json
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import move_text
+from boardrule.interpreter.compiler.per_game import is_fixed_per_game
+from boardrule.interpreter.records.serialize import state_from_json, state_to_json
 
 PACK = """
 game: {id: fixed, players: 1..3}

@@ -23,10 +23,11 @@ import boardrule.cli.picture  # noqa: F401  (registers render)
 from boardrule.cli.main import cli
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import api, flow
-from boardrule.interpreter import picture as pictures
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.geometry import column_letters, make_grid
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.geometry import column_letters, make_grid
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "tests" / "golden" / "pictures"

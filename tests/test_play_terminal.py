@@ -453,7 +453,8 @@ def test_reasons_in_villagers(tmp_path):
 
 # ------------------------------------------------------------------ players: no leaked secret
 def test_a_bots_secret_choice_is_not_shown(tmp_path):
-    from boardrule.interpreter import api, flow
+    from boardrule.interpreter import api
+    from boardrule.interpreter.runtime import flow
     game = api.open_game("villagers")
     child = spawn(["villagers", "--seats", "human,greedy", "--seed", "3"], tmp_path)
     prompt(child)
@@ -485,7 +486,8 @@ def test_every_game_is_fresh_and_ends_with_its_final_score_sheets(pack, tmp_path
 
 @pytest.mark.parametrize("pack", ["tinytowns", "villagers"])
 def test_no_secret_of_another_player_is_shown(pack, tmp_path):
-    from boardrule.interpreter import api, flow
+    from boardrule.interpreter import api
+    from boardrule.interpreter.runtime import flow
     dealt = flow.initial_state(api.open_game(pack), 2, 5).pvars[1]["dealt"]
     child = spawn([pack, "--seats", "human,greedy", "--seed", "5"], tmp_path)
     prompt(child)

@@ -15,12 +15,12 @@ import pytest
 
 from boardrule.dsl.diagnostics import IllegalMoveError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
+from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.agents import make_agent, play_out
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import Move
-from boardrule.interpreter.serialize import state_to_json
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import Move
+from boardrule.interpreter.records.serialize import state_to_json
 
 # `ring` sets off `rung`, whose listener sets off `echoed`, whose listener asks.
 TRIGGERS = """\

@@ -21,10 +21,10 @@ import pytest
 from boardrule.dsl.diagnostics import BoardruleError
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack
-from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.outcome import outcome
-from boardrule.interpreter.values import PLAYERS
+from boardrule.interpreter.runtime.flow import apply, initial_state, legal_moves, parse_move, waiting
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.outcome import outcome
+from boardrule.interpreter.runtime.values import PLAYERS
 
 FOLDER = Path(__file__).resolve().parent / "playthroughs"
 FILES = sorted(FOLDER.glob("*.json"))

@@ -1,11 +1,11 @@
-"""Positions (interpreter/positions.py): values a test or a position file sets."""
+"""Positions (interpreter/records/positions.py): values a test or a position file sets."""
 
 from __future__ import annotations
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scenarios import run_tests
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.designer.scenarios import run_tests
 
 LIST_PACK = """\
 game: {id: lists, players: 1}

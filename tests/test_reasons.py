@@ -1,4 +1,4 @@
-"""Reasons in the players' words (interpreter/reasons.py) and the pack's `why:` texts (dsl/sections.py)."""
+"""Reasons in the players' words (interpreter/runtime/reasons.py) and the pack's `why:` texts (dsl/sections.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError, SourceStore
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import api, flow, reasons
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow, reasons
+from boardrule.interpreter.compiler.game import compile_game
 
 STALL = """
 game: {id: stall, name: Stall, players: 1}
@@ -81,7 +82,7 @@ def test_which_condition_of_a_list_fails(stall):
     state.moves_cache.clear()
     assert reasons.refusal(game, state, 0, "stack wood A1").startswith("no crate is left (0)")
     # the rule a designer reads names the part that fails too
-    from boardrule.interpreter.moves import Move
+    from boardrule.interpreter.runtime.moves import Move
     assert "`when: left > 0`" in flow.explain_illegal(game, state, Move(0, "stack", ("wood", 0)))
 
 

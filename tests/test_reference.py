@@ -1,5 +1,5 @@
-"""The compiled expressions (interpreter/exprs.py) agree with the plain
-reference evaluator (interpreter/reference.py) on random states.
+"""The compiled expressions (interpreter/compiler/exprs.py) agree with the plain
+reference evaluator (interpreter/compiler/reference.py) on random states.
 
 One test pack, on three boards (square, square with diagonal adjacency, and
 hex with a board per player), declares piece kinds with attributes, regions,
@@ -25,10 +25,11 @@ from hypothesis import strategies as st
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow, reference
-from boardrule.interpreter.exprs import ExprCompiler
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.values import PLAYERS, encode
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler import reference
+from boardrule.interpreter.compiler.exprs import ExprCompiler
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.values import PLAYERS, encode
 
 settings.register_profile("reference", max_examples=100, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -130,7 +131,7 @@ SCORING = {
             " + 10000 * count(cells where occupied and not uses(kind, shaded))",
     "reading order": "sum(cells where occupied, order) + 1000 * count(cells where it.order < cell(\"C3\").order and"
                      " occupied) + 100000 * max(cells where kind == tree, order)",
-    # conditions on a cell's kind and own attributes (interpreter/fastpaths.py): sets of kinds,
+    # conditions on a cell's kind and own attributes (interpreter/compiler/fastpaths.py): sets of kinds,
     # per-piece attributes, values read once per call, whole boards and lists of cells
     "kind sets any none": "(if any(cells where kind == ruby or kind == rock) then 1 else 0)"
                           " + (if none(cells where empty) then 2 else 0) + (if any(cells where category == stone) then 4"
@@ -283,12 +284,12 @@ KNOWN = {
     "a player is not a cell": (
         False, "square", "count(cells, it == me) * 10 + (if me in cells then 1 else 0)",
         dict(players=2, me=0, pieces={}),
-        "interpreter/values.py: Player subclasses int without its own __eq__, so P1 == cell A1 (0 on board 0) "
+        "interpreter/runtime/values.py: Player subclasses int without its own __eq__, so P1 == cell A1 (0 on board 0) "
         "and `me in cells` holds, though the module promises a cell and a player never compare equal"),
     "adjacent() when it is a player": (
         True, "square", "sum(players, count(adjacent())) * 10 + sum(players, count(held()))",
         dict(players=2, me=0, self="C3", pieces={}),
-        "interpreter/functions.py _subject: uses `it` whenever it is set, even a player; the checker accepted "
+        "interpreter/compiler/functions.py _subject: uses `it` whenever it is set, even a player; the checker accepted "
         "the call because `self` is a cell, so the player's seat number is read as a cell index"),
     "seat 1 counts as true": (
         False, "square", "count(cells, owner) + count(p for p in players) * 10 + count(cells where not owner) * 100",
@@ -298,7 +299,7 @@ KNOWN = {
     "placements on another board": (
         False, "hex-boards", "placements(bar, left.cells where empty)",
         dict(players=2, me=0, pieces={}),
-        "interpreter/functions.py _placements_on: re-encodes the cells on the current player's board "
+        "interpreter/compiler/functions.py _placements_on: re-encodes the cells on the current player's board "
         "(ctx.board), so placements on another player's cells come back as cells of mine"),
 }
 

@@ -12,10 +12,11 @@ from boardrule.cli.render import board_text, picture_text
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import api, flow
-from boardrule.interpreter import picture as pictures
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.rulebook import rulebook_text
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.designer.rulebook import rulebook_text
 
 
 def book(name):

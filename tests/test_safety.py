@@ -17,9 +17,9 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.values import RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_DIRS = ("api", "dsl", "interpreter", "cli")
@@ -77,8 +77,8 @@ def _call_name(node: ast.Call) -> tuple[str, str]:
     return "", ""
 
 
-#: the one audited module that turns generated syntax trees into functions (interpreter/pycode.py)
-AUDITED = ROOT / "interpreter" / "pycode.py"
+#: the one audited module that turns generated syntax trees into functions (interpreter/compiler/pycode.py)
+AUDITED = ROOT / "interpreter" / "compiler" / "pycode.py"
 
 
 def test_the_engine_evaluates_and_imports_nothing_dynamically():

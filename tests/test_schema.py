@@ -176,7 +176,7 @@ def test_the_older_trigger_key_still_reads_with_a_warning_and_a_fix():
 def test_what_boardrule_new_writes_is_portable_yaml(validator, base, tmp_path):
     import yaml
 
-    from boardrule.interpreter.starter import extension_pack, starter_pack
+    from boardrule.interpreter.designer.starter import extension_pack, starter_pack
     text = extension_pack("variant", base, tmp_path) if base else starter_pack("mine")
     assert yaml.safe_load(text) == to_plain(load_yaml_text(text))
     assert not problems(validator, yaml.safe_load(text))

@@ -1,7 +1,7 @@
 """Score sheets as a front end reads them: each term's label, points, source and count; the
 best choice of marks, its ties and its limit; a score that reads a score.
 
-Mutation testing of interpreter/scoring.py found these unpinned (docs/architecture.md):
+Mutation testing of interpreter/runtime/scoring.py found these unpinned (docs/architecture.md):
 `boardrule score --format json` prints the sources and counts (interpreter/api.py).
 """
 
@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import scoring
+from boardrule.interpreter.runtime import scoring
 from boardrule.interpreter.api import evaluate, score_report
-from boardrule.interpreter.flow import initial_state
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.scoring import first_choice_marks, score_sheet
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime.flow import initial_state
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.scoring import first_choice_marks, score_sheet
+from boardrule.interpreter.runtime.values import RuleError
 
 PACK = """\
 game: {id: sheets, name: Sheets, players: 2}

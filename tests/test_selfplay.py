@@ -45,13 +45,13 @@ import pytest
 from boardrule.dsl.diagnostics import IllegalMoveError, SaveError
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack, load_pack_text
-from boardrule.interpreter import gamelog
+from boardrule.interpreter.records import gamelog
 from boardrule.interpreter.agents import make_agent
-from boardrule.interpreter.flow import apply, initial_state, legal_moves, parse_move, waiting
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import DONE, Move, move_text, normalise_text
-from boardrule.interpreter.scoring import score_sheet
-from boardrule.interpreter.serialize import state_differences, state_from_json, state_to_json, states_equal
+from boardrule.interpreter.runtime.flow import apply, initial_state, legal_moves, parse_move, waiting
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text
+from boardrule.interpreter.runtime.scoring import score_sheet
+from boardrule.interpreter.records.serialize import state_differences, state_from_json, state_to_json, states_equal
 
 RANDOM_SEED, GREEDY_SEED = 0, 1000  # random games use seeds 0, 1, ...; greedy ones 1000, 1001, ...
 #: pack -> (random games, greedy games) in the suite. A game's player count cycles with its seed
@@ -308,9 +308,9 @@ SCRIPT = textwrap.dedent("""
     from boardrule.dsl.extends import bundled_pack_names
     from boardrule.dsl.pack import load_pack, load_pack_text
     from boardrule.interpreter.agents import make_agent, play_out
-    from boardrule.interpreter.flow import initial_state
-    from boardrule.interpreter.game import compile_game
-    from boardrule.interpreter.gamelog import record
+    from boardrule.interpreter.runtime.flow import initial_state
+    from boardrule.interpreter.compiler.game import compile_game
+    from boardrule.interpreter.records.gamelog import record
     games = [compile_game(load_pack(name)) for name in bundled_pack_names()]
     games.append(compile_game(load_pack_text(sys.argv[1], "chance-probe.pack")))
     for game in games:

@@ -1,4 +1,4 @@
-"""Tests for boardrule.interpreter.shapes."""
+"""Tests for boardrule.interpreter.runtime.shapes."""
 
 import itertools
 from types import SimpleNamespace
@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardrule.interpreter import shape_functions
-from boardrule.interpreter.geometry import AXIAL_DIRECTIONS, HEX_LAYOUTS, axial_to_offset, make_grid
-from boardrule.interpreter.shapes import (
+from boardrule.interpreter.compiler import shape_functions
+from boardrule.interpreter.runtime.geometry import AXIAL_DIRECTIONS, HEX_LAYOUTS, axial_to_offset, make_grid
+from boardrule.interpreter.runtime.shapes import (
     Match, Placement, ShapeArtError, art_positions, compile_placements, explain,
     family_shape, find_anywhere, find_matches, make_shape, normalise, orientations,
     parse_art, to_lattice,
 )
-from boardrule.interpreter.values import CELL_BITS
+from boardrule.interpreter.runtime.values import CELL_BITS
 
 
 def contents_test(grid, contents):

@@ -23,14 +23,14 @@ import boardrule.cli.simulate  # noqa: F401  (registers simulate and bench)
 from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import UsageError
 from boardrule.dsl.extends import bundled_pack_names
-from boardrule.interpreter import stats
+from boardrule.interpreter.lab import stats
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.backends import run_plan
+from boardrule.interpreter.lab.backends import run_plan
 from boardrule.interpreter.lab import simulate
-from boardrule.interpreter.montecarlo import MonteCarloAgent, determinize, parse_settings
-from boardrule.interpreter.simreport import report
-from boardrule.interpreter.simulate import derive, make_plan
-from boardrule.interpreter.state import LazyRandom
+from boardrule.interpreter.agents.montecarlo import MonteCarloAgent, determinize, parse_settings
+from boardrule.interpreter.lab.simreport import report
+from boardrule.interpreter.lab.simulate import derive, make_plan
+from boardrule.interpreter.runtime.state import LazyRandom
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "tests" / "packs"
@@ -311,7 +311,7 @@ def test_every_game_is_the_same_whatever_the_batches(packs):
     spec = str(packs / "dicey.pack")
     game = open_game(spec)
     plan = make_plan(game, spec, 30, 4, ["greedy", "random"], duplicate=True)
-    from boardrule.interpreter.simulate import run_batch
+    from boardrule.interpreter.lab.simulate import run_batch
     whole = run_batch((plan, 0, 30))
     pieces = run_batch((plan, 0, 7)) + run_batch((plan, 7, 8)) + run_batch((plan, 8, 30))
     assert whole == pieces == run_plan(plan)
@@ -420,7 +420,7 @@ def test_mcts_settings():
 def test_mcts_is_deterministic_for_a_seed():
     game = open_game(str(PACKS / "towns.pack"))
     state = new_game(game, players=1, seed=0)
-    from boardrule.interpreter.flow import legal_moves
+    from boardrule.interpreter.runtime.flow import legal_moves
     moves = legal_moves(game, state, 0)
     picks = {MonteCarloAgent(4, iterations=12, depth=4)(game, state, 0, moves) for _ in range(3)}
     assert len(picks) == 1
@@ -433,7 +433,7 @@ def test_mcts_does_not_see_the_deck_order_or_the_future_dice(packs):
     other.decks["cards"] = list(reversed(other.decks["cards"]))  # another order of the same cards
     other.rng = LazyRandom.seeded(12345)
     assert other.decks != state.decks
-    from boardrule.interpreter.flow import legal_moves
+    from boardrule.interpreter.runtime.flow import legal_moves
     moves = legal_moves(game, state, 0)
     for seed in range(4):
         assert MonteCarloAgent(seed, iterations=30)(game, state, 0, moves) == \
@@ -534,7 +534,7 @@ def _difference(first, second, diff, ci, beyond):
 
 
 def test_an_agent_that_loses_to_random_in_duplicate_play_is_warned_about():
-    from boardrule.interpreter.simreport import _warnings
+    from boardrule.interpreter.lab.simreport import _warnings
     out = {"differences": [_difference("random", "greedy", -2.0, [-3.0, -1.0], True),
                            _difference("mcts", "random", -1.5, [-2.5, -0.5], True),
                            _difference("greedy", "mcts", 4.0, [3.0, 5.0], True)],
@@ -549,7 +549,7 @@ def test_an_agent_that_loses_to_random_in_duplicate_play_is_warned_about():
 
 
 def test_a_multiplayer_agent_that_wins_less_than_random_is_warned_about():
-    from boardrule.interpreter.simreport import _warnings
+    from boardrule.interpreter.lab.simreport import _warnings
     out = {"differences": [_difference("random", "greedy", 0.5, [0.1, 0.9], True)],
            "agents": [{"agent": "random", "wins": {"rate": 0.6}}, {"agent": "greedy", "wins": {"rate": 0.4}}]}
     warned = _warnings(out, _plan_like(["random", "greedy"], players=2))

@@ -11,10 +11,10 @@ import json
 import random
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.serialize import state_differences, state_fields, state_from_json, state_to_json
-from boardrule.interpreter.state import LazyRandom
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.records.serialize import state_differences, state_fields, state_from_json, state_to_json
+from boardrule.interpreter.runtime.state import LazyRandom
 
 PACK = """\
 game: {id: sharing, players: 1}
@@ -166,7 +166,7 @@ def test_a_clone_sets_every_field_of_the_state():
     # added to State but not to clone() would be missing from every state after a move
     import attrs
 
-    from boardrule.interpreter.state import State
+    from boardrule.interpreter.runtime.state import State
 
     game, state = start()
     copy = go(game, state).clone()

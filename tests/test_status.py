@@ -9,9 +9,10 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import api, flow
-from boardrule.interpreter import picture as pictures
-from boardrule.interpreter.game import compile_game
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.compiler.game import compile_game
 
 PACK = """
 game: {id: secrets, players: 2}
@@ -136,13 +137,13 @@ def test_a_shared_status_value_may_not_name_me():
 
 
 def pictures_view(game, state, seat):
-    from boardrule.interpreter.views import view
+    from boardrule.interpreter.runtime.views import view
     return view(game, state, seat)
 
 
 def test_a_status_rule_that_fails_fails_the_packs_tests():
     # it would stop a game at its first screen: `boardrule check` says so first
-    from boardrule.interpreter.scenarios import test_results
+    from boardrule.interpreter.designer.scenarios import test_results
     text = PACK.replace("SECRET_TERM", "0").replace("  moves made: turns", "  broken: 1 / turns") + """
 tests:
   - name: a first move

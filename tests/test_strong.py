@@ -1,4 +1,4 @@
-"""The `strong` agent (interpreter/ismcts.py) and the evaluation it judges by (interpreter/evaluation.py):
+"""The `strong` agent (interpreter/agents/ismcts.py) and the evaluation it judges by (interpreter/agents/evaluation.py):
 settings, determinism whatever the processes, legal moves only, nothing seen that the player may not see."""
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from boardrule.dsl.diagnostics import UsageError
-from boardrule.interpreter import evaluation, flow
+from boardrule.interpreter.agents import evaluation
+from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.moves import move_text
-from boardrule.interpreter.ismcts import SearchAgent, info_key, parse_settings
-from boardrule.interpreter.state import LazyRandom
+from boardrule.interpreter.runtime.moves import move_text
+from boardrule.interpreter.agents.ismcts import SearchAgent, info_key, parse_settings
+from boardrule.interpreter.runtime.state import LazyRandom
 from test_simulate import PEEK  # the one-card peeking pack: what a seat may not see
 
 PACKS = Path(__file__).resolve().parent / "packs"
@@ -100,7 +101,7 @@ def test_strong_does_not_see_the_deck_order_or_the_future_dice(tmp_path):
 def test_evaluation_is_the_score_as_if_the_game_ended_now():
     game = open_game(str(PACKS / "towns.pack"))
     state = new_game(game, players=1, seed=0)
-    from boardrule.interpreter.scoring import score_sheet
+    from boardrule.interpreter.runtime.scoring import score_sheet
     assert evaluation.score_now(game, state, 0) == score_sheet(game, state, 0).total
     judged = evaluation.evaluate(game, state, 0, ahead=False)
     assert judged == score_sheet(game, state, 0).total

@@ -1,8 +1,9 @@
-"""interpreter/timeline.py: undo and redo of a player's decisions across replies and chance steps."""
+"""interpreter/records/timeline.py: undo and redo of a player's decisions across replies and chance steps."""
 
 from __future__ import annotations
 
-from boardrule.interpreter import agents, api, gamelog, timeline
+from boardrule.interpreter import agents, api
+from boardrule.interpreter.records import gamelog, timeline
 
 
 def _play(line, game, seat, index=0):

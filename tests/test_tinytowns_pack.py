@@ -14,8 +14,8 @@ from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import render
 from boardrule.interpreter.agents import make_agent, play_out
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.runtime.outcome import outcome
 
 VARIANTS = {
     "standard": {"variant": "standard"},

@@ -18,10 +18,10 @@ from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import render
 from boardrule.dsl.pack import load_pack
 from boardrule.interpreter.agents import make_agent, play_out
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter.flow import initial_state
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.runtime.flow import initial_state
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.outcome import outcome
 
 PACK = "townies"
 SOLO_VERDICTS = (

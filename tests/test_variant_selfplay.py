@@ -8,8 +8,8 @@ import pytest
 from boardrule.dsl.diagnostics import PackError
 from boardrule.interpreter.agents import make_agent, play_out
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter.outcome import outcome
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.runtime.outcome import outcome
 
 TOWNIES_MASK_11 = "\n".join(["    " + " ".join("#" * 11)] * 7 + ["    " + " ".join("#." * 5 + "#")])
 

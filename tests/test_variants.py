@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from boardrule.interpreter.api import apply, legal_moves, load_position, move_text, open_game, score_report
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime.values import RuleError
 
 
 def variant(tmp_path, text, name="variant.pack"):

@@ -1,9 +1,9 @@
 """What each player may see: private variables, decks, simultaneous moves."""
 
 from boardrule.dsl.pack import load_pack_text
-from boardrule.interpreter import flow
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.views import HIDDEN, view
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.views import HIDDEN, view
 
 PACK = """
 game: {id: secrets, players: 2}
@@ -71,7 +71,8 @@ def test_a_view_never_changes_the_state():
 
 # ------------------------------------------------------------------ secrets in the moves told to others
 def test_a_move_chosen_from_a_secret_hand_is_told_to_others_without_its_value():
-    from boardrule.interpreter import api, views
+    from boardrule.interpreter import api
+    from boardrule.interpreter.runtime import views
     game = api.open_game("tinytowns")
     assert views.secret_params(game) == {"keep_monument": {0}}  # `build` puts its building on the board
     state = api.new_game(game, 2, seed=3)
@@ -87,7 +88,7 @@ def test_a_move_chosen_from_a_secret_hand_is_told_to_others_without_its_value():
 
 
 def test_passes_in_a_row_are_one_event():
-    from boardrule.interpreter import views
+    from boardrule.interpreter.runtime import views
     state = type("S", (), {"log": [["pass", 0], ["pass", 0], ["pass", 1], ["roll", "d", 3], ["pass", 0]]})()
     told, _ = views.events(None, state, 0, range(5))
     assert told == (("pass", 0, "", 2), ("pass", 1, "", 1), ("roll", None, "d: 3", 1), ("pass", 0, "", 1))
@@ -95,7 +96,7 @@ def test_passes_in_a_row_are_one_event():
 
 def test_players_are_named_in_turn_order_whatever_seats_they_took():
     from boardrule.interpreter import api
-    from boardrule.interpreter.views import player_names, seat_names, seating_text
+    from boardrule.interpreter.runtime.views import player_names, seat_names, seating_text
     game = api.open_game("townies")
     state = flow.initial_state(game, 2, seed=0, options={}, seating=(2, 4))
     assert player_names(state) == {2: "P1", 4: "P2"}

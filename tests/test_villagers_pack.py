@@ -24,12 +24,12 @@ from click.testing import CliRunner
 import boardrule.cli.commands  # noqa: F401  (registers the commands)
 from boardrule.cli.main import cli
 from boardrule.dsl.diagnostics import render
-from boardrule.interpreter import flow
+from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.api import new_game, open_game
-from boardrule.interpreter.check import check_pack
-from boardrule.interpreter.outcome import outcome
-from boardrule.interpreter.values import CELL_MASK
+from boardrule.interpreter.designer.check import check_pack
+from boardrule.interpreter.runtime.outcome import outcome
+from boardrule.interpreter.runtime.values import CELL_MASK
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "rulepacks" / "villagers.pack"

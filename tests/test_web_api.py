@@ -22,8 +22,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from boardrule.cli.main import cli  # noqa: E402
 from boardrule.cli.web.app import make_app  # noqa: E402
 from boardrule.interpreter import api  # noqa: E402
-from boardrule.interpreter.check import check_pack  # noqa: E402
-from boardrule.interpreter import picture as pictures  # noqa: E402
+from boardrule.interpreter.designer.check import check_pack  # noqa: E402
+from boardrule.interpreter.designer import picture as pictures  # noqa: E402
 import boardrule.cli.commands  # noqa: E402,F401  (registers the commands)
 import boardrule.cli.serve  # noqa: E402,F401
 
@@ -194,7 +194,7 @@ def test_a_shape_is_offered_in_its_orientations_turned_and_mirrored(client):
     legal = {m["values"][0]["key"] for m in game["decision"]["moves"] if m["action"] == "draw_shape"}
     laid = {"+".join(cells) for form in shapes for cells in form["at"].values()}
     assert legal <= laid  # every legal placement is under the pointer at some cell, in some orientation
-    from boardrule.interpreter.geometry import reflect_axial, rotate_axial
+    from boardrule.interpreter.runtime.geometry import reflect_axial, rotate_axial
     points = [tuple(map(tuple, form["points"])) for form in shapes]
     for index, form in enumerate(shapes):  # hex boards: a turn is a sixth of a full turn, in axial coordinates
         turned = _normalised([rotate_axial(x, y) for x, y in points[index]])

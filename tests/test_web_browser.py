@@ -337,7 +337,7 @@ def test_a_whole_game_of_townies_by_mouse(page, server):
 
 # ------------------------------------------------------------------ the designer page
 def test_the_designer_shows_a_diagnostic_at_its_line_after_an_edit(page, server, tmp_path):
-    from boardrule.interpreter.check import check_pack
+    from boardrule.interpreter.designer.check import check_pack
     page.goto(f"{server}/design?pack=tictactoe")
     page.wait_for_selector("#diagnostics li.clean")
     text = page.input_value("#source")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from boardrule.interpreter import api, flow
+from boardrule.interpreter import api
+from boardrule.interpreter.runtime import flow
 
 FACTORY_OPTIONS = {"monuments": "false", "black_card": "factory"}
 FACTORY_NAMES = ["wood", "brick", "stone", "stone", "brick"]  # named in turn by P1, P2, P1, P2, P1

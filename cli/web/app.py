@@ -25,7 +25,7 @@ from boardrule.cli.web.drafts import DraftError, Drafts
 from boardrule.cli.web.rooms import SEAT_KINDS, Refused, Rooms, new_room, room_from_save
 from boardrule.dsl.diagnostics import BoardruleError
 from boardrule.interpreter import api
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime.values import RuleError
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4_000_000  # bytes of a request

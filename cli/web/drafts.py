@@ -8,7 +8,7 @@ diagnostics name the pack's own file. An `extends:` of a draft reads the
 pack's own folder and the bundled packs, as it would from the file
 (confined paths: dsl/packpath.py). The tests, the rules reference and the
 simulations run with the same work budget as `check` and `simulate`
-(interpreter/budget.py); no pack code runs in the browser.
+(interpreter/runtime/budget.py); no pack code runs in the browser.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from boardrule.dsl.diagnostics import BoardruleError, SourceStore, diagnostic_to_dict, render
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter.runtime.values import RuleError
 
 MAX_SIMULATED = 500  # games a simulate request may ask for
 MAX_DRAFT = 2_000_000  # characters of a draft
@@ -74,7 +74,7 @@ class Drafts:
     def check(self, name, text, tests=False) -> dict:
         """The draft's diagnostics as `check` gives them for its file (without the pack's tests unless
         `tests`), each as JSON and as `check` prints it."""
-        from boardrule.interpreter.check import check_pack
+        from boardrule.interpreter.designer.check import check_pack
         home = self.path_of(name)
         with _written(home.name, text) as path:
             sources = SourceStore()
@@ -113,7 +113,7 @@ class Drafts:
     def rules(self, name, text) -> dict:
         """The rules reference of the draft (`boardrule rules --format html`), or why there is none."""
         from boardrule.interpreter.api import open_game
-        from boardrule.interpreter.rulesdoc import rules_text
+        from boardrule.interpreter.designer.rulesdoc import rules_text
         home = self.path_of(name)
         with _written(home.name, text) as path:
             try:

@@ -18,11 +18,11 @@ by one.
 from __future__ import annotations
 
 from boardrule.dsl.types import CELL
-from boardrule.interpreter import flow
-from boardrule.interpreter.moves import DONE, move_label, move_text
-from boardrule.interpreter.shapes import _square_mirror, _square_rotate
-from boardrule.interpreter.geometry import reflect_axial, rotate_axial
-from boardrule.interpreter.values import CELL_MASK
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.moves import DONE, move_label, move_text
+from boardrule.interpreter.runtime.shapes import _square_mirror, _square_rotate
+from boardrule.interpreter.runtime.geometry import reflect_axial, rotate_axial
+from boardrule.interpreter.runtime.values import CELL_MASK
 
 
 def value_kind(value, value_type) -> str:
@@ -43,8 +43,8 @@ def _encode(game, value, value_type) -> dict:
     if kind == "cells":
         names = sorted(grid.name(v & CELL_MASK) for v in value)
         return {"kind": "cells", "cells": names, "key": "+".join(names)}
-    from boardrule.interpreter.reasons import say
-    from boardrule.interpreter.moves import value_text
+    from boardrule.interpreter.runtime.reasons import say
+    from boardrule.interpreter.runtime.moves import value_text
     text = value_text(value, grid, value_type)
     return {"kind": "value", "text": text, "label": say(game, value, value_type)}
 

@@ -20,10 +20,12 @@ from boardrule.cli.play import event_line, fresh_seed
 from boardrule.cli.render import render_outcome
 from boardrule.cli.web import picking
 from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
-from boardrule.interpreter import agents, api, flow, gamelog, reasons, timeline, views
-from boardrule.interpreter import picture as pictures
-from boardrule.interpreter.budget import Meter
-from boardrule.interpreter.values import RuleError
+from boardrule.interpreter import agents, api
+from boardrule.interpreter.runtime import flow, reasons, views
+from boardrule.interpreter.records import gamelog, timeline
+from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime.budget import Meter
+from boardrule.interpreter.runtime.values import RuleError
 
 SEAT_KINDS = ("human", "random", "greedy", "mcts", "strong")
 

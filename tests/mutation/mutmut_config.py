@@ -7,7 +7,7 @@ after each mutant, but an interrupted run can leave one behind), on one core:
 
     pip install 'mutmut==2.5.1'
     PYTHONPATH=tests/mutation nice -n 10 mutmut run --no-progress --simple-output \\
-        --paths-to-mutate dsl/checker.py,interpreter/scoring.py,interpreter/flow.py \\
+        --paths-to-mutate dsl/checker.py,interpreter/runtime/scoring.py,interpreter/runtime/flow.py \\
         --runner "python tests/mutation/mutmut_config.py checker"
     mutmut results                # the surviving mutants' ids; `mutmut show ID` prints one
 
@@ -48,9 +48,9 @@ SELECTIONS = {
              "tests/test_positions.py", "tests/test_per_game.py", "tests/test_views.py",
              "tests/test_language_packs.py", "tests/test_playouts.py", "tests/test_safety.py"],
 }
-MODULES = {"dsl/checker.py": "checker", "interpreter/scoring.py": "scoring", "interpreter/flow.py": "flow"}
+MODULES = {"dsl/checker.py": "checker", "interpreter/runtime/scoring.py": "scoring", "interpreter/runtime/flow.py": "flow"}
 #: file -> run one mutant in this many (1: all)
-SAMPLE = {"dsl/checker.py": 2, "interpreter/scoring.py": 1, "interpreter/flow.py": 1}
+SAMPLE = {"dsl/checker.py": 2, "interpreter/runtime/scoring.py": 1, "interpreter/runtime/flow.py": 1}
 HERE = os.path.relpath(__file__)
 
 

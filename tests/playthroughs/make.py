@@ -14,7 +14,7 @@ behaviour shows up there, at the first step where the game changed. After
 an intended change, run this script again and review the diff of the files.
 
 A digest (`state_digest`) is the first 16 hex digits of the SHA-256 of the
-state's saved form (the `state` object of interpreter/serialize.py's
+state's saved form (the `state` object of interpreter/records/serialize.py's
 `state_to_json`) as canonical JSON: sorted keys, no spaces, ASCII. It covers
 every field of the state (board, variables, decks, the random generator,
 pending decisions, the log) and nothing of the process, so it is the same
@@ -36,12 +36,12 @@ from pathlib import Path
 from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack
 from boardrule.interpreter.agents import make_agent
-from boardrule.interpreter.flow import apply, initial_state, legal_moves, waiting
-from boardrule.interpreter.game import compile_game
-from boardrule.interpreter.moves import move_text
-from boardrule.interpreter.outcome import outcome
-from boardrule.interpreter.serialize import state_to_json
-from boardrule.interpreter.values import PLAYERS
+from boardrule.interpreter.runtime.flow import apply, initial_state, legal_moves, waiting
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.runtime.moves import move_text
+from boardrule.interpreter.runtime.outcome import outcome
+from boardrule.interpreter.records.serialize import state_to_json
+from boardrule.interpreter.runtime.values import PLAYERS
 
 HERE = Path(__file__).resolve().parent
 SEEDS = (1, 2, 3)

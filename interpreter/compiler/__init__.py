@@ -1,0 +1,1 @@
+"""The compiler: a checked pack becomes a Game of generated functions and closures."""

@@ -1,0 +1,231 @@
+"""Generate a Python function for a rule from its checked tree (jinja-style code generation).
+
+A rule's expression becomes one function `rule(ctx)` whose body is the whole
+expression written out: arithmetic, comparisons, boolean logic, conditions,
+membership, the names that read the context or the state, filters and
+aggregates (as Python comprehensions whose element, `it`, is a local of the
+generated code), the properties of cells and the cell tables
+(`adjacent`, `column(c)`...), and the uses of definitions. A node this
+generator does not write yet (a chart, a shape function...) is compiled by
+the closure compiler (exprs.py) and called from the generated code as one of
+its constants; inside a filter, with the context's `it` set to the local one
+first. So every rule runs, and the generated share grows node kind by node
+kind. Each node kind is generated one way, here or in codegen_loops.py
+(filters, aggregates, cells and definitions); no fast path lives in these
+modules.
+
+Everything the generator makes is a Python syntax tree built from the checked
+tree: pack names enter only as typed constants (a variable's name is a
+string key), and interpreter/compiler/pycode.py validates the tree against its
+whitelist and compiles it. The semantics are the closure compiler's, node by
+node (the reference evaluator checks both, tests/test_reference.py).
+
+    >>> from boardrule.interpreter.api import evaluate, new_game, open_game
+    >>> game = open_game("tictactoe")
+    >>> evaluate(game, new_game(game, 2), "1 + 2 * 3 == 7 and not (2 > 3)")[0]
+    True
+"""
+
+from __future__ import annotations
+
+import ast as py
+import operator
+
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.types import NUM
+from boardrule.interpreter.compiler import pycode
+from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
+from boardrule.interpreter.runtime.values import RuleError
+
+#: the node kinds written out here; any other is called as a compiled closure
+GENERATED = frozenset({"Number", "String", "Name", "BinOp", "Not", "Negate", "Conditional", "Member", "Where",
+                       "Call", "Attribute"})
+#: a root worth a function of its own: a node that combines others (a lone name stays a closure)
+ROOTS = frozenset({"BinOp", "Not", "Negate", "Conditional", "Member", "Where", "Call", "Attribute"})
+_ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
+_ORDERED = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
+_CONSTANT_NAMES = {("value", "true"): True, ("value", "false"): False, ("value", "none"): None}
+
+
+def _load(name: str) -> py.Name:
+    return py.Name(id=name, ctx=py.Load())
+
+
+def _attr(value: py.expr, name: str) -> py.Attribute:
+    return py.Attribute(value=value, attr=name, ctx=py.Load())
+
+
+def _item(value: py.expr, key) -> py.Subscript:
+    return py.Subscript(value=value, slice=key if isinstance(key, py.AST) else py.Constant(key), ctx=py.Load())
+
+
+def _out_of_range(value, span):
+    raise RuleError(out_of_range_message(str(value)), span)
+
+
+def _division(dividend, divisor, span):
+    if divisor == 0:
+        raise RuleError("division by zero", span)
+    return dividend // divisor
+
+
+def _remainder(dividend, divisor, span):
+    if divisor == 0:
+        raise RuleError("division by zero", span)
+    return dividend % divisor
+
+
+class RuleFunction(LoopGeneration):
+    """The generation of one rule: its expression, its constants, its temporaries and its loops."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder, **HELPERS}
+        self.temporaries = 0
+        self.scopes = []  # the loops being generated, innermost last (codegen_loops.Scope)
+        self.iterables = 0  # > 0 while generating what a loop runs over
+        self.locals = {}  # parameter -> (its value, sure to be a cell) of a definition written out here
+
+    def constant(self, value, prefix="k") -> py.Name:
+        """A value (a closure, a span) the generated code reads by a generated name."""
+        name = f"{prefix}{len(self.constants)}"
+        self.constants[name] = value
+        return _load(name)
+
+    def temporary(self, prefix="t") -> str:
+        self.temporaries += 1
+        return f"{prefix}{self.temporaries}"
+
+    # ------------------------------------------------------------------ nodes
+    def expr(self, node) -> py.expr:
+        kind = type(node).__name__
+        if kind not in GENERATED:
+            return self.fallback(node)
+        return getattr(self, "g_" + kind)(node)
+
+    def fallback(self, node) -> py.expr:
+        """A node this module does not write: its closure, called with the context."""
+        return self.closure_call(self.compiler.compile_closure(node), node)
+
+    def g_Number(self, node):
+        return py.Constant(node.value)
+
+    g_String = g_Number
+
+    def g_Name(self, node):
+        compiler = self.compiler
+        resolution = compiler.resolved[node]
+        ctx = _load("ctx")
+        if compiler.reads_it(node):  # a parameter read as `it` is never inside a loop (exprs._parameter_reads)
+            return self.it_value()
+        kind, detail = resolution
+        if kind in ("prop", "relative"):
+            inline = self.bare_cell_name(node, kind, detail)
+            return self.fallback(node) if inline is None else inline
+        if resolution in _CONSTANT_NAMES:
+            return py.Constant(_CONSTANT_NAMES[resolution])
+        if kind == "self":
+            return _attr(ctx, "self_")
+        if kind in ("symbol", "direction"):  # a direction is its name (directions.py)
+            return py.Constant(detail)
+        if kind == "local":
+            value = self.local_value(detail)
+            return _item(_attr(ctx, "env"), detail) if value is None else value
+        if kind == "global":
+            return _item(_attr(_attr(ctx, "state"), "vars"), detail)
+        if kind == "player_var":
+            return _item(_item(_attr(_attr(ctx, "state"), "pvars"), _attr(ctx, "me")), detail)
+        if kind == "option":
+            return _item(_attr(_attr(ctx, "state"), "options"), detail)
+        return self.fallback(node)
+
+    def g_BinOp(self, node):
+        op = node.op
+        if op in ("and", "or"):  # a truth value either way, as the closures give
+            test = py.BoolOp(op=py.And() if op == "and" else py.Or(),
+                             values=[self.expr(node.left), self.expr(node.right)])
+            return py.IfExp(test=test, body=py.Constant(True), orelse=py.Constant(False))
+        if op in _ARITHMETIC:
+            return self.arithmetic(node)
+        if op in ("/", "%"):
+            helper = "divide" if op == "/" else "remainder"
+            return py.Call(func=_load(helper), args=[self.expr(node.left), self.expr(node.right),
+                                                     self.constant(node.span, "s")], keywords=[])
+        if op in _ORDERED:
+            return self.ordered(node)
+        compare = py.Eq() if op == "==" else py.NotEq()
+        return py.Compare(left=self.expr(node.left), ops=[compare], comparators=[self.expr(node.right)])
+
+    def arithmetic(self, node):
+        """`+ - *`; a number out of the range of numbers (dsl/limits.py) stops the rule."""
+        value = py.BinOp(left=self.expr(node.left), op=_ARITHMETIC[node.op](), right=self.expr(node.right))
+        if self.compiler.types.get(node) != NUM or self.iterables:  # no `:=` in a loop's iterable
+            return self.bounded_any(value, node)  # lists are added too: only a number is bounded
+        name = self.temporary()
+        held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=value)
+        inside = py.Compare(left=py.Constant(-MAX_NUMBER), ops=[py.LtE(), py.LtE()],
+                            comparators=[held, py.Constant(MAX_NUMBER)])
+        return py.IfExp(test=inside, body=_load(name), orelse=py.Call(
+            func=_load("out_of_range"), args=[_load(name), self.constant(node.span, "s")], keywords=[]))
+
+    def bounded_any(self, value, node):
+        return py.Call(func=self.constant(_bounded_value), args=[value, self.constant(node.span, "s")], keywords=[])
+
+    def ordered(self, node):
+        """`< <= > >=`: `none` is not ordered, so a missing value never compares (False)."""
+        if self.iterables:  # Python allows no `:=` in a loop's iterable: a helper holds the two sides
+            return py.Call(func=self.constant(_ORDERED_HELPERS[node.op]),
+                           args=[self.expr(node.left), self.expr(node.right)], keywords=[])
+        left, right = self.temporary(), self.temporary()
+        held_left = py.NamedExpr(target=py.Name(id=left, ctx=py.Store()), value=self.expr(node.left))
+        held_right = py.NamedExpr(target=py.Name(id=right, ctx=py.Store()), value=self.expr(node.right))
+        missing = py.BoolOp(op=py.Or(), values=[
+            py.Compare(left=held_left, ops=[py.Is()], comparators=[py.Constant(None)]),
+            py.Compare(left=held_right, ops=[py.Is()], comparators=[py.Constant(None)])])
+        compare = py.Compare(left=_load(left), ops=[_ORDERED[node.op]()], comparators=[_load(right)])
+        return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
+
+    def g_Not(self, node):
+        return py.UnaryOp(op=py.Not(), operand=self.expr(node.operand))
+
+    def g_Negate(self, node):
+        return py.UnaryOp(op=py.USub(), operand=self.expr(node.operand))
+
+    def g_Conditional(self, node):
+        return py.IfExp(test=self.expr(node.condition), body=self.expr(node.then), orelse=self.expr(node.otherwise))
+
+    def g_Member(self, node):
+        op = py.NotIn() if node.negated else py.In()
+        return py.Compare(left=self.expr(node.item), ops=[op], comparators=[self.expr(node.container)])
+
+
+def _ordered_helper(compare):
+    def ordered(left, right):
+        return False if left is None or right is None else compare(left, right)
+    return ordered
+
+
+_ORDERED_HELPERS = {op: _ordered_helper(compare) for op, compare in
+                    (("<", operator.lt), ("<=", operator.le), (">", operator.gt), (">=", operator.ge))}
+
+
+def _bounded_value(value, span):
+    if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise RuleError(out_of_range_message(str(value)), span)
+    return value
+
+
+def generate(compiler, node):
+    """`ctx -> value` for `node`, generated as one function (see the module's docstring)."""
+    rule = RuleFunction(compiler)
+    value = rule.expr(node)
+    if _closure_alone(value):  # nothing written out: the closure itself, without a frame around it
+        return rule.constants[value.func.id]
+    body = [py.Return(value=value)]
+    return pycode.make_function("rule", ["ctx"], body, rule.constants)
+
+
+def _closure_alone(value) -> bool:
+    """True when generated code would only call one closure with the context."""
+    return (isinstance(value, py.Call) and isinstance(value.func, py.Name) and value.func.id.startswith("k")
+            and len(value.args) == 1 and isinstance(value.args[0], py.Name) and value.args[0].id == "ctx")

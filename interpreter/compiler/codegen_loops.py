@@ -1,0 +1,472 @@
+"""The generated loops: filters, aggregates, the cells they run over, and uses of definitions.
+
+A filter or an aggregate with a body becomes a Python comprehension whose
+variable holds `it` for its body (a local of the generated function, never
+the context's `it`):
+
+* `S where C` -> `tuple([e for e in charged(ctx, S, cost, span) if C])`;
+* `any(S, B)` -> `any(B for e in ...)`, and so `all`, `none`, `count`
+  (`sum(1 for e in ... if B)`), `sum`, `min`, `max`, `distinct`; with no
+  body, the fold of the list itself; `any`, `all` and `none` stop at the
+  first element that decides, as `and` and `or` do.
+* `charged` spends the work budget for the whole loop at once (budget.py), as
+  the closures do.
+
+While `it` is a cell sure to be one (an element of `cells`, of a region, of
+a cell table such as `adjacent` or `column(c)`), its kind, `empty`,
+`occupied`, `x`, `y` and `order` are read in place from the state and the
+grid's tables, and `adjacent` and the other cell tables are one index. Any
+other property is read by its reader, called with the local `it`.
+
+A use of a definition with parameters evaluates its arguments in the
+generated code and calls the definition's body (itself generated) through a
+helper that binds them. A node generated as a closure call inside a loop
+that may read `it` is called with the context's `it` set to the local one
+(`with_it`), so closures and generated code always agree on what `it` is.
+"""
+
+from __future__ import annotations
+
+import ast as py
+
+import attrs
+
+from boardrule.dsl.builtins import FUNCTIONS
+from boardrule.dsl.lints import walk
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.types import CELL, list_of
+from boardrule.interpreter.compiler import fastpaths, functions
+from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, Player, RuleError
+
+CELLS = list_of(CELL)
+#: the cell tables a cell's name reads (`adjacent`, `column(c)`): each entry a tuple of cells
+CELL_TABLES = ("adjacent", "surrounding", "row", "column")
+#: the values that are tuples of cells of the current board
+_BOARD_CELLS = ("cells", "edge", "corners", "all_corners", "center")
+_FOLDS = ("any", "all", "none", "count", "sum", "min", "max", "distinct")
+_UNSET = object()
+
+
+# ------------------------------------------------------------------ helpers the generated code calls
+def _charged(ctx, elements, cost, span):
+    """The elements of a loop, its whole cost spent from the work budget first."""
+    meter = ctx.meter
+    meter.left -= len(elements) * cost
+    if meter.left < 0:
+        meter.over(span)
+    return elements
+
+
+def _with_it(ctx, it, closure):
+    """A closure run with the context's `it` set to a generated loop's element."""
+    saved = ctx.it
+    ctx.it = it
+    try:
+        return closure(ctx)
+    finally:
+        ctx.it = saved
+
+
+def _bound(ctx, it, body, param, value):
+    """A definition's body with its one parameter bound (and `it`, which its body may read)."""
+    env = ctx.env
+    saved, saved_it = env.get(param, _UNSET), ctx.it
+    env[param], ctx.it = value, it
+    try:
+        return body(ctx)
+    finally:
+        ctx.it = saved_it
+        if saved is _UNSET:
+            env.pop(param, None)
+        else:
+            env[param] = saved
+
+
+def _bound_all(ctx, it, body, params, values):
+    """A definition's body with its parameters bound (the caller's locals restored after)."""
+    env = ctx.env
+    get = env.get
+    saved, saved_it = [get(p, _UNSET) for p in params], ctx.it
+    for param, value in zip(params, values):
+        env[param] = value
+    ctx.it = it
+    try:
+        return body(ctx)
+    finally:
+        ctx.it = saved_it
+        for param, value in zip(params, saved):
+            if value is _UNSET:
+                del env[param]
+            else:
+                env[param] = value
+
+
+def _property_of(ctx, it, read):
+    """A bare property of a loop's element that is no sure cell: of `self` where `it` is no
+    cell or piece kind (functions.current_cell)."""
+    if it is None or type(it) is Player or type(it) is tuple:
+        it = ctx.self_
+    return read(ctx, it)
+
+
+def _bounded_sum(total, span):
+    if type(total) is int and not -MAX_NUMBER <= total <= MAX_NUMBER:
+        raise RuleError(out_of_range_message(str(total)), span)
+    return total
+
+
+def _least(values):
+    return min(values) if values else 0
+
+
+def _most(values):
+    return max(values) if values else 0
+
+
+def _distinct(values):
+    return len({v for v in values if v is not None})
+
+
+HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "bound": _bound,
+           "bound_all": _bound_all, "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
+           "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple, "h_min": min, "h_max": max}
+
+
+def _load(name: str) -> py.Name:
+    return py.Name(id=name, ctx=py.Load())
+
+
+def _call(name: str, *args) -> py.Call:
+    return py.Call(func=_load(name), args=list(args), keywords=[])
+
+
+def _cell_parts(cell: py.expr):
+    """(board, index) of an encoded cell (values.py)."""
+    return (py.BinOp(left=cell, op=py.RShift(), right=py.Constant(CELL_BITS)),
+            py.BinOp(left=cell, op=py.BitAnd(), right=py.Constant(CELL_MASK)))
+
+
+class Scope:
+    """A generated loop's element: the local that holds `it`, whether it is surely a cell, and
+    whether a closure in the loop's body reads the context's `it` (then the loop is a closure too)."""
+
+    __slots__ = ("name", "cell", "handed")
+
+    def __init__(self, name: str, cell: bool):
+        self.name, self.cell, self.handed = name, cell, False
+
+
+class LoopGeneration:
+    """The loop-making half of codegen.RuleFunction (see the module's docstring)."""
+
+    # -------------------------------------------------------------- `it` and the closures
+    def current_scope(self):
+        return self.scopes[-1] if self.scopes else None
+
+    def reads_context_it(self, node) -> bool:
+        """True when the closure of `node` may read the context's `it`: `it` itself, a bare
+        property or cell table, a cell function without its cell, or a definition whose body
+        reads it, outside the bodies that bind `it` anew (a filter's condition, an aggregate's
+        body, a keyword's value)."""
+        return _reads_it(self.compiler, node, self.compiler.reads_it_of)
+
+    def closure_call(self, closure, node) -> py.expr:
+        """A call of a closure; inside a loop, with the context's `it` set first if it may read it."""
+        self.check_closure_locals(node)
+        scope = self.current_scope()
+        if scope is not None and self.reads_context_it(node):
+            scope.handed = True
+            return _call("with_it", _load("ctx"), _load(scope.name), self.constant(closure))
+        return py.Call(func=self.constant(closure), args=[_load("ctx")], keywords=[])
+
+    def it_value(self) -> py.expr:
+        scope = self.current_scope()
+        return _attr(_load("ctx"), "it") if scope is None else _load(scope.name)
+
+    # -------------------------------------------------------------- loops
+    def sure_cells(self, node) -> bool:
+        """True when every element of `node`'s value is a cell (an int), never `none`."""
+        kind = type(node).__name__
+        if kind == "Where":
+            return self.sure_cells(node.source)
+        resolution = self.compiler.resolved.get(node)
+        if resolution is None:
+            return False
+        what, name = resolution
+        if kind == "Name":
+            return what == "region" or what == "value" and name in _BOARD_CELLS or (
+                what == "relative" and name in CELL_TABLES)
+        return kind == "Call" and what == "function" and name in CELL_TABLES and len(node.args) == 1
+
+    def loop(self, source, body):
+        """(the element's local, its iterable, the body generated with `it` that local)."""
+        self.iterables += 1
+        try:
+            elements = self.expr(source)
+        finally:
+            self.iterables -= 1
+        name = self.temporary("e")
+        scope = Scope(name, self.sure_cells(source))
+        self.scopes.append(scope)
+        try:
+            value = self.expr(body)
+        finally:
+            self.scopes.pop()
+        if scope.handed:  # a closure per element reads the context's `it`: the closure's loop sets it
+            return None
+        charged = _call("charged", _load("ctx"), elements, py.Constant(weight(body)), self.constant(body.span, "s"))
+        return name, charged, value
+
+    def g_Where(self, node):
+        by_sets = fastpaths.cell_filter(self.compiler, node, split=False)  # a generated `and` splits
+        if by_sets is not None:
+            return self.closure_call(by_sets, node)
+        made = self.loop(node.source, node.condition)
+        if made is None:
+            return self.fallback(node)
+        name, elements, condition = made
+        listed = py.ListComp(elt=_load(name), generators=[_for(name, elements, [condition])])
+        return _call("h_tuple", listed)
+
+    def aggregate(self, node, func):
+        args = node.args
+        if type(args[0]).__name__ == "Comprehension" or func not in _FOLDS:
+            return None
+        by_sets = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1] if len(args) > 1 else None)
+        if by_sets is not None:
+            return self.closure_call(by_sets, node)
+        if len(args) == 1:
+            return self.fold_of_list(func, self.expr(args[0]), node)
+        made = self.loop(args[0], args[1])
+        if made is None:
+            return None
+        name, elements, body = made
+        if func in ("any", "all", "none"):
+            truths = py.GeneratorExp(elt=body, generators=[_for(name, elements, [])])
+            decided = _call("h_all" if func == "all" else "h_any", truths)
+            return py.UnaryOp(op=py.Not(), operand=decided) if func == "none" else decided
+        if func == "count":
+            return _call("h_sum", py.GeneratorExp(elt=py.Constant(1), generators=[_for(name, elements, [body])]))
+        values = py.ListComp(elt=body, generators=[_for(name, elements, [])])
+        return self.fold_of_values(func, values, node)
+
+    def fold_of_list(self, func, elements, node):
+        """An aggregate of a list alone (no body): its elements are the values."""
+        if func == "count":
+            return _call("h_len", elements)
+        if func in ("any", "none"):
+            held = py.Compare(left=_call("h_len", elements), ops=[py.Gt()], comparators=[py.Constant(0)])
+            return py.UnaryOp(op=py.Not(), operand=held) if func == "none" else held
+        if func == "all":
+            return _call("h_all", elements)
+        return self.fold_of_values(func, elements, node)
+
+    def fold_of_values(self, func, values, node):
+        if func == "sum":
+            return _call("bounded_sum", _call("h_sum", values), self.constant(node.span, "s"))
+        return _call({"min": "least", "max": "most", "distinct": "distinct"}[func], values)
+
+    def pairwise(self, node, func):
+        return _call("h_min" if func == "min" else "h_max", *(self.expr(a) for a in node.args))
+
+    # -------------------------------------------------------------- cells
+    def cell_property(self, cell: py.expr, name: str, sure: bool):
+        """Property `name` of the cell `cell` holds: in place for a sure cell, else by its reader."""
+        if sure and name in ("kind", "empty", "occupied"):
+            board, index = _cell_parts(cell)
+            kind = py.Subscript(value=py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "kind"),
+                                                   slice=board, ctx=py.Load()), slice=index, ctx=py.Load())
+            if name == "kind":
+                return kind
+            return py.Compare(left=kind, ops=[py.Is() if name == "empty" else py.IsNot()],
+                              comparators=[py.Constant(None)])
+        grid = self.compiler.game.grid
+        if sure and name in ("x", "y", "order"):
+            index = _cell_parts(cell)[1]
+            if name == "order":
+                return index
+            table = tuple(grid.col(i) if name == "x" else grid.row(i) for i in range(max(grid.cells) + 1))
+            return py.Subscript(value=self.constant(table, "g"), slice=index, ctx=py.Load())
+        reader = functions.property_reader(self.compiler.game, name)
+        return py.Call(func=self.constant(reader), args=[_load("ctx"), cell], keywords=[])
+
+    def cell_table(self, cell: py.expr, name: str, sure: bool):
+        """`adjacent(c)`, `column(c)`...: one index for a sure cell; no cells for none."""
+        table = self.constant(self.compiler.game.cell_tables[name], "g")
+        if not sure:
+            return py.Call(func=self.constant(functions.cells_about), args=[table, cell], keywords=[])
+        return py.Subscript(value=table, slice=cell, ctx=py.Load())
+
+    def pieces_on(self, cell: py.expr, name: str, sure: bool):
+        """`held(c)`, `tokens(c)`: what the piece on a cell holds, or the tokens there (a tuple;
+        nothing for none)."""
+        on_boards = _attr(_attr(_load("ctx"), "state"), name)
+        if not sure:
+            return py.Call(func=self.constant(functions.pieces_about), args=[on_boards, cell], keywords=[])
+        board, index = _cell_parts(cell)
+        on_board = py.Subscript(value=on_boards, slice=board, ctx=py.Load())
+        return py.Call(func=_attr(on_board, "get"), args=[index, py.Tuple(elts=[], ctx=py.Load())], keywords=[])
+
+    def bare_cell_name(self, node, what, name):
+        """`empty`, `kind`, `adjacent`... of the loop's cell, or None where `it` is no sure cell."""
+        scope = self.current_scope()
+        if scope is not None and not scope.cell and what == "prop":  # `it` a piece kind, or maybe none
+            reader = functions.property_reader(self.compiler.game, name)
+            return _call("property_of", _load("ctx"), _load(scope.name), self.constant(reader))
+        if scope is None or not scope.cell:
+            return None
+        if what == "prop":
+            return self.cell_property(_load(scope.name), name, True)
+        if what == "relative" and name in CELL_TABLES:
+            return self.cell_table(_load(scope.name), name, True)
+        return None
+
+    def g_Attribute(self, node):
+        kind, name = self.compiler.resolved[node]
+        game, subject = self.compiler.game, self.expr(node.obj)
+        if kind == "attr":  # a cell's property or a piece's attribute: its reader takes either
+            return self.cell_property(subject, name, self.sure_cell_value(node.obj))
+        if kind == "player_var":
+            variables = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "pvars"), slice=subject,
+                                     ctx=py.Load())
+            return py.Subscript(value=variables, slice=py.Constant(name), ctx=py.Load())
+        if kind == "event_attr":
+            return py.Call(func=_attr(subject, "get"), args=[py.Constant(name)], keywords=[])
+        if kind == "rule":  # `c.points`: the rule of the piece on that cell (it sets its own `it`)
+            reader = functions.rule_reader(game, name, node.span)
+        else:
+            reader = functions.PLAYER_PROPERTIES[name]
+        return py.Call(func=self.constant(reader), args=[_load("ctx"), subject], keywords=[])
+
+    def written_out(self, node, name):
+        """A use of a definition with its body generated in place, each parameter a Python value
+        (a local or a literal); None when an argument is not that simple or the body reads a
+        parameter from a closure (`bound` calls it then)."""
+        compiler = self.compiler
+        if not compiler.inlinable(name):
+            return None
+        values = [self.expr(a) for a in node.args]
+        if not all(_simple(v) for v in values):
+            return None
+        define = compiler.game.defines[name]
+        outer = self.locals
+        self.locals = {param: (value, self.sure_cell_value(arg)) for param, value, arg in
+                       zip(define.params, values, node.args)}
+        try:
+            return self.expr(define.body)
+        except _NotWrittenOut:
+            return None
+        finally:
+            self.locals = outer
+
+    def sure_cell_value(self, node) -> bool:
+        """True when `node` is `it` of a loop over sure cells, or a parameter given one."""
+        if type(node).__name__ != "Name":
+            return False
+        resolution = self.compiler.resolved.get(node)
+        scope = self.current_scope()
+        if resolution == ("it", None):
+            return scope is not None and scope.cell
+        return resolution is not None and resolution[0] == "local" and self.locals.get(
+            resolution[1], (None, False))[1]
+
+    def local_value(self, name):
+        """A parameter of a definition written out here, or None."""
+        found = self.locals.get(name)
+        return None if found is None else found[0]
+
+    def check_closure_locals(self, node):
+        """A closure inside a written-out definition must not read its parameters (they are no
+        locals of the context there)."""
+        if not self.locals:
+            return
+        for inner in walk(node):
+            resolution = self.compiler.resolved.get(inner) if type(inner).__name__ == "Name" else None
+            if resolution is not None and resolution[0] == "local" and resolution[1] in self.locals:
+                raise _NotWrittenOut()
+
+    def g_Call(self, node):
+        kind, name = self.compiler.resolved[node]
+        made = None
+        if kind == "aggregate":
+            made = self.aggregate(node, name)
+        elif kind == "pairwise":
+            made = self.pairwise(node, name)
+        elif kind == "define" and self.compiler.game.defines[name].params:
+            made = self.definition_use(node, name)
+        elif kind == "function" and name in CELL_TABLES and len(node.args) == 1:
+            made = self.cell_table(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
+        elif kind == "function" and name in ("held", "tokens") and node.args:
+            made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
+        return self.fallback(node) if made is None else made
+
+    def definition_use(self, node, name):
+        inline = self.written_out(node, name)
+        if inline is not None:
+            return inline
+        params, body = self.compiler.definition_use(node, name)
+        it, scope = self.it_value(), self.current_scope()
+        if scope is not None and self.reads_context_it(node):
+            scope.handed = True  # the body reads the context's `it`: the loop is to set it
+        if params is None:  # the one parameter is `it`, read in place by the body
+            return _call("with_it", _load("ctx"), self.expr(node.args[0]), self.constant(body))
+        values = [self.expr(a) for a in node.args]
+        if len(params) == 1:
+            return _call("bound", _load("ctx"), it, self.constant(body), py.Constant(params[0]), values[0])
+        return _call("bound_all", _load("ctx"), it, self.constant(body), self.constant(tuple(params), "p"),
+                     py.Tuple(elts=values, ctx=py.Load()))
+
+
+def _reads_it(compiler, node, definitions) -> bool:
+    kind = type(node).__name__
+    if kind == "tuple":
+        return any(_reads_it(compiler, n, definitions) for n in node)
+    if not attrs.has(type(node)):
+        return False
+    resolution = compiler.resolved.get(node) if kind in ("Name", "Call") else None
+    if kind == "Name":
+        if compiler.reads_it(node):
+            return True
+        what = resolution[0] if resolution else None
+        if what == "define":
+            return _definition_reads_it(compiler, resolution[1], definitions)
+        return what in ("prop", "rule", "relative")
+    if kind == "Where":
+        return _reads_it(compiler, node.source, definitions)  # the condition has its own `it`
+    if kind == "Keyword":
+        return True  # a keyword's value may or may not bind its own `it`: said True
+    if kind == "Call" and resolution is not None:
+        what, name = resolution
+        if what == "aggregate" and len(node.args) == 2:
+            return _reads_it(compiler, node.args[0], definitions)  # the body has its own `it`
+        if what == "function" and name in FUNCTIONS and FUNCTIONS[name].optional and not node.args:
+            return True  # a cell function without its cell is about `it`
+        if what == "define" and _definition_reads_it(compiler, name, definitions):
+            return True
+    return any(_reads_it(compiler, getattr(node, f.name), definitions)
+               for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _definition_reads_it(compiler, name, definitions) -> bool:
+    if name not in definitions:
+        definitions[name] = True  # (a definition reached again while being judged: said True)
+        definitions[name] = _reads_it(compiler, compiler.game.defines[name].body, definitions)
+    return definitions[name]
+
+
+class _NotWrittenOut(Exception):
+    """A definition's body reads a parameter from a closure: it is called, not written out."""
+
+
+def _simple(value: py.expr) -> bool:
+    """An argument that may be read more than once: a local or a literal."""
+    return isinstance(value, (py.Name, py.Constant))
+
+
+def _for(name, elements, conditions):
+    return py.comprehension(target=py.Name(id=name, ctx=py.Store()), iter=elements, ifs=conditions, is_async=0)
+
+
+def _attr(value, name):
+    return py.Attribute(value=value, attr=name, ctx=py.Load())

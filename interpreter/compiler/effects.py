@@ -1,0 +1,455 @@
+"""Compile statements into closures `f(ctx)` that change `ctx.state`.
+
+Effects run on a clone of the state (flow.apply), so a statement that fails
+half-way never leaves a damaged state behind; playouts run them on a state of
+their own (flow.apply_in_place), dropped if a rule fails.
+"""
+
+from __future__ import annotations
+
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.sections import MAX_DECK_CARDS
+from boardrule.dsl.types import ANY, item_type
+from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
+
+MAX_LOOP = 10_000
+MAX_DECK = MAX_DECK_CARDS  # cards in one deck
+
+
+PLACED = "placed"  # the event every `place` fires
+_UNSET = object()
+
+
+def _with_locals(compiled, names):
+    """A block whose `let` statements name values for the rest of it: the names it hides come back after."""
+    def run(ctx):
+        env = ctx.env
+        saved = [env.get(name, _UNSET) for name in names]
+        try:
+            for statement in compiled:
+                statement(ctx)
+        finally:
+            for name, value in zip(names, saved):
+                if value is _UNSET:
+                    env.pop(name, None)
+                else:
+                    env[name] = value
+    return run
+
+
+class EffectCompiler:
+    def __init__(self, game, checked, exprs):
+        self.game = game
+        self.resolved = checked.resolved
+        self.types = checked.types
+        self.exprs = exprs
+        self.named = {}  # effect name -> its statements, compiled once
+
+    def block(self, stmts):
+        compiled = [self.statement(s) for s in stmts]
+        local = tuple(dict.fromkeys(s.name for s in stmts if type(s).__name__ == "LetStmt"))
+        if local:
+            return _with_locals(compiled, local)
+        if len(compiled) == 1:
+            return compiled[0]
+
+        def run(ctx):
+            for statement in compiled:
+                statement(ctx)
+        return run
+
+    def s_Do(self, node):
+        """A named effect: its arguments worked out here, then its statements with its parameters bound to
+        them (the names they hide come back after); the statements compiled once per effect."""
+        args, params = [self.e(a) for a in node.args], node.params
+        body = self.named.get(node.name)
+        if body is None:
+            body = self.named[node.name] = self.block(node.body) if node.body else (lambda ctx: None)
+
+        def run(ctx):
+            values = [arg(ctx) for arg in args]
+            env = ctx.env
+            saved = [env.get(name, _UNSET) for name in params]
+            env.update(zip(params, values))
+            try:
+                body(ctx)
+            finally:
+                for name, value in zip(params, saved):
+                    if value is _UNSET:
+                        env.pop(name, None)
+                    else:
+                        env[name] = value
+        return run
+
+    def s_LetStmt(self, node):
+        value, name = self.e(node.value), node.name
+
+        def let(ctx):
+            ctx.env[name] = value(ctx)
+        return let
+
+    def statement(self, node):
+        return getattr(self, "s_" + type(node).__name__)(node)
+
+    def e(self, node):
+        return self.exprs.compile(node)
+
+    # ----------------------------------------------------------- pieces
+    def s_Place(self, node):
+        kind, at = self.e(node.kind), self.e(node.at)
+        extra = [(k.name, self.e(k.value)) for k in node.attributes]
+        tokens = self.game.token_kinds
+
+        def place(ctx):
+            what, cell = kind(ctx), at(ctx)
+            if what is None or cell is None:
+                raise RuleError("`place` needs a piece and a cell", node.span)
+            if what not in ctx.game.static_attrs:
+                raise RuleError(f"`{what}` is not a piece kind, so it cannot be placed", node.span)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            state = ctx.state
+            if what in tokens:
+                state.tokens[board][index] = state.tokens[board].get(index, ()) + (what,)
+                return
+            if state.kind[board][index] is not None:
+                raise RuleError(f"{ctx.game.grid.name(index)} already holds a piece", node.span)
+            state.kind[board][index] = what
+            state.owner[board][index] = ctx.me
+            if extra:
+                state.attrs[board][index] = {name: value(ctx) for name, value in extra}
+            if PLACED in ctx.game.triggers:  # most packs have no piece that listens
+                fire(ctx, PLACED, {"kind": what, "cell": cell, "player": ctx.me})
+        return place
+
+    def s_Remove(self, node):
+        target = self.e(node.target)
+        if node.source is not None:
+            return self._remove_token(node, target, self.e(node.source))
+
+        def remove(ctx):
+            value = target(ctx)
+            for cell in (value if isinstance(value, tuple) else (value,)):
+                clear_cell(ctx.state, cell)
+        return remove
+
+    def _remove_token(self, node, token, source):
+        def remove_token(ctx):
+            what, cell = token(ctx), source(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            here = list(ctx.state.tokens[board].get(index, ()))
+            if what not in here:
+                raise RuleError(f"no {what} on {ctx.game.grid.name(index)} to remove", node.span)
+            here.remove(what)
+            if here:
+                ctx.state.tokens[board][index] = tuple(here)
+            else:
+                ctx.state.tokens[board].pop(index, None)
+        return remove_token
+
+    def s_Replace(self, node):
+        target, kind = self.e(node.target), self.e(node.kind)
+
+        def replace(ctx):
+            cell = target(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            if ctx.state.kind[board][index] is None:
+                raise RuleError(f"nothing to replace on {ctx.game.grid.name(index)}", node.span)
+            ctx.state.kind[board][index] = kind(ctx)
+            ctx.state.attrs[board].pop(index, None)
+        return replace
+
+    def s_Store(self, node):
+        item, holder = self.e(node.item), self.e(node.holder)
+
+        def store(ctx):
+            cell = holder(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            held = ctx.state.held[board]
+            held[index] = held.get(index, ()) + (item(ctx),)
+        return store
+
+    def s_Unstore(self, node):
+        item, holder = self.e(node.item), self.e(node.holder)
+
+        def unstore(ctx):
+            cell = holder(ctx)
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            held = list(ctx.state.held[board].get(index, ()))
+            what = item(ctx)
+            if what not in held:
+                raise RuleError(f"{ctx.game.grid.name(index)} holds no {what}", node.span)
+            held.remove(what)
+            ctx.state.held[board][index] = tuple(held)
+        return unstore
+
+    def s_Move(self, node):
+        token, source, destination = self.e(node.token), self.e(node.source), self.e(node.destination)
+
+        def move(ctx):
+            what, a, b = token(ctx), source(ctx), destination(ctx)
+            tokens = ctx.state.tokens
+            here = list(tokens[a >> CELL_BITS].get(a & CELL_MASK, ()))
+            if what not in here:
+                raise RuleError(f"no {what} on {ctx.game.grid.name(a & CELL_MASK)} to move", node.span)
+            here.remove(what)
+            tokens[a >> CELL_BITS][a & CELL_MASK] = tuple(here)
+            there = tokens[b >> CELL_BITS]
+            there[b & CELL_MASK] = there.get(b & CELL_MASK, ()) + (what,)
+        return move
+
+    # -------------------------------------------------------- variables
+    def _writer(self, target):
+        kind, owner = self.resolved[target]
+        name = target.name
+        if kind == "global":
+            return lambda ctx: ctx.state.vars, name
+        if owner is None:
+            return lambda ctx: ctx.state.pvars[ctx.me], name
+        if owner in ("me", "left", "right"):
+            from boardrule.interpreter.compiler.functions import VALUE_READERS
+            read = VALUE_READERS[owner](self.game)
+            return lambda ctx: ctx.state.pvars[read(ctx)], name
+        return lambda ctx: ctx.state.pvars[ctx.env[owner]], name
+
+    def s_Set(self, node):
+        table, name = self._writer(node.target)
+        value = self.e(node.value)
+        kind, owner = self.resolved[node.target]
+        if kind == "global":  # the common targets, written without the table's closure
+            def assign_global(ctx):
+                ctx.state.vars[name] = value(ctx)
+            return assign_global
+        if owner is None:
+            def assign_mine(ctx):
+                ctx.state.pvars[ctx.me][name] = value(ctx)
+            return assign_mine
+
+        def assign(ctx):
+            table(ctx)[name] = value(ctx)
+        return assign
+
+    def s_Change(self, node):
+        table, name = self._writer(node.target)
+        value = self.e(node.value)
+        sign = 1 if node.op == "+=" else -1
+
+        def change(ctx):
+            variables = table(ctx)
+            result = (variables[name] or 0) + sign * value(ctx)
+            if not -MAX_NUMBER <= result <= MAX_NUMBER:
+                raise RuleError(out_of_range_message(str(result)), node.span)
+            variables[name] = result
+        return change
+
+    def s_Score(self, node):
+        value = self.e(node.value)
+        label = node.label
+        if label is not None and not isinstance(label, str):
+            return self._score_labelled(value, self.e(label))
+
+        def score(ctx):
+            points = value(ctx)
+            ctx.state.points[ctx.me].append([label or "points", points])
+        return score
+
+    def _score_labelled(self, value, label):
+        """`score N as EXPR`: the label worked out as it scores; a piece kind gives its own label."""
+        labels = {p.name: p.score_label for p in self.game.model.pieces}
+
+        def score(ctx):
+            points, named = value(ctx), label(ctx)
+            ctx.state.points[ctx.me].append([labels.get(named, str(named)), points])
+        return score
+
+    # ---------------------------------------------------------- control
+    def s_If(self, node):
+        branches = [(self.e(c), self.block(b)) for c, b in node.branches]
+        otherwise = self.block(node.otherwise) if node.otherwise else None
+
+        def run_if(ctx):
+            for condition, body in branches:
+                if condition(ctx):
+                    body(ctx)
+                    return
+            if otherwise is not None:
+                otherwise(ctx)
+        return run_if
+
+    def s_For(self, node):
+        source, body, var = self.e(node.source), self.block(node.body), node.var
+        cost = weight(node.body)
+
+        def run_for(ctx):
+            items = source(ctx)
+            if len(items) > MAX_LOOP:
+                raise RuleError(f"`for` over {len(items)} elements; the limit is {MAX_LOOP}", node.span)
+            ctx.meter.charge(len(items) * cost, node.span)
+            saved_me, saved_board = ctx.me, ctx.board
+            for item in items:
+                ctx.env[var] = item
+                if isinstance(item, Player):
+                    ctx.for_player(item)  # looping over players makes each one `me`
+                body(ctx)
+            ctx.env.pop(var, None)
+            ctx.me, ctx.board = saved_me, saved_board
+        return run_for
+
+    def s_Choose(self, node):
+        source, body, var, optional = self.e(node.source), self.block(node.body), node.var, node.optional
+        # answers are printed by type; the state keeps the index of the type
+        item = len(self.game.choice_types)
+        self.game.choice_types.append(item_type(self.types.get(node.source, ANY)))
+
+        def run_choose(ctx):
+            options = tuple(source(ctx))
+            if not options:
+                return
+            ctx.meter.charge(len(options), node.span)
+            if len(options) == 1 and not optional:
+                pick = options[0]
+            elif ctx.answers:
+                pick = ctx.answers.pop(0)
+                if pick is None and optional:
+                    return
+                if pick not in options:
+                    raise NeedChoice(options, optional, node.span, item)
+            else:
+                raise NeedChoice(options, optional, node.span, item)
+            ctx.env[var] = pick
+            body(ctx)
+            ctx.env.pop(var, None)
+        return run_choose
+
+    # ----------------------------------------------------------- chance
+    def s_Roll(self, node):
+        items = node.dice.items if type(node.dice).__name__ == "ListExpr" else (node.dice,)
+        names = tuple(item.id for item in items)
+        faces = self.game.dice_faces
+
+        def roll(ctx):
+            for name in names:
+                face = ctx.state.rng.choice(faces[name])
+                ctx.state.dice[name] = face
+                ctx.state.log.append(["roll", name, face])
+        return roll
+
+    def s_Shuffle(self, node):
+        deck = self.e(node.deck)
+
+        def shuffle(ctx):
+            name = deck(ctx)
+            ctx.state.rng.shuffle(ctx.state.own_deck(name))
+            ctx.state.log.append(["shuffle", name])
+        return shuffle
+
+    def s_Draw(self, node):
+        deck, body, var = self.e(node.deck), self.block(node.body), node.var
+
+        def draw(ctx):
+            name = deck(ctx)
+            if not ctx.state.decks[name]:
+                raise RuleError(f"`draw` from an empty deck: `{name}` has no card left "
+                                f"(test `count(cards({name})) > 0` first)", node.span)
+            card = ctx.state.own_deck(name).pop()
+            ctx.state.log.append(["draw", name, card])
+            ctx.env[var] = card
+            body(ctx)
+            ctx.env.pop(var, None)
+        return draw
+
+    def s_Put(self, node):
+        what, deck, bottom = self.e(node.cards), self.e(node.deck), node.bottom
+        where = "under" if bottom else "on"
+
+        def put(ctx):
+            value, name = what(ctx), deck(ctx)
+            cards = ctx.state.own_deck(name)
+            # a list of cards goes one card after the other, in the list's order
+            for card in (value if type(value) is tuple else (value,)):
+                if card is None or type(card) not in (str, int):
+                    raise RuleError(f"`put` needs a card (a name or a number), not {card!r}", node.span)
+                if len(cards) >= MAX_DECK:
+                    raise RuleError(f"`{name}` would hold more than {MAX_DECK} cards", node.span)
+                if bottom:
+                    cards.insert(0, card)
+                else:
+                    cards.append(card)
+                ctx.state.log.append(["put", name, card, where])
+        return put
+
+    # ------------------------------------------------------------ other
+    def s_Emit(self, node):
+        values = [(k.name, self.e(k.value)) for k in node.attributes]
+        event = node.event
+
+        def emit(ctx):
+            fire(ctx, event, {"player": ctx.me, **{name: value(ctx) for name, value in values}})
+        return emit
+
+    def s_Rotate(self, node):
+        name = node.name
+
+        def rotate(ctx):
+            # every seat takes the value of the seat to its right (clockwise passing),
+            # vacant seats included, as markers pass around a table
+            pvars = ctx.state.pvars
+            values = [p[name] for p in pvars]
+            for seat in range(len(pvars)):
+                pvars[seat][name] = values[seat - 1]
+        return rotate
+
+    def s_Finish(self, node):
+        player = self.e(node.player)
+
+        def finish(ctx):
+            seat = player(ctx)
+            if seat is not None and seat not in ctx.state.finished:
+                ctx.state.finished.append(int(seat))
+        return finish
+
+
+def clear_cell(state, cell):
+    board, index = cell >> CELL_BITS, cell & CELL_MASK
+    state.kind[board][index] = None
+    state.owner[board][index] = None
+    state.attrs[board].pop(index, None)
+    state.held[board].pop(index, None)
+
+
+MAX_TRIGGER_DEPTH = 20
+
+
+def fire(ctx, event, data):
+    """Run the `on: EVENT` effect of every piece that listens, on every board.
+
+    Each runs with `self` = the listening piece's cell, `me` = the owner of
+    its board (or of the piece, on a shared board) and `event` = `data`.
+    """
+    listeners = ctx.game.triggers.get(event)
+    if not listeners:
+        return
+    state, game = ctx.state, ctx.game
+    depth = state.trigger_depth
+    if depth >= MAX_TRIGGER_DEPTH:
+        raise RuleError(f"triggers on `{event}` set each other off more than {MAX_TRIGGER_DEPTH} deep")
+    for kind, effect in listeners:
+        for board in range(len(state.kind)):
+            kinds = state.kind[board]
+            if kind not in kinds:  # most boards hold no listener: one scan in C
+                continue
+            for index, here in enumerate(kinds):
+                if here != kind:
+                    continue
+                owner = state.owner[board][index] if game.shared_board else board
+                span, cost = game.trigger_spans[kind]
+                ctx.meter.charge(cost, span)
+                inner = game.ctx(state, me=owner)
+                inner.self_ = board << CELL_BITS | index
+                inner.env = {"event": data}
+                inner.answers = ctx.answers
+                state.trigger_depth = depth + 1
+                try:
+                    effect(inner)
+                finally:
+                    state.trigger_depth = depth

@@ -1,0 +1,711 @@
+"""Fast paths for the most common filters on cells.
+
+`cells where kind == house`, `adjacent where empty`, `category == good and
+not empty`: conditions built only from a cell's kind, its emptiness and
+attributes fixed by its kind become one test on the board's list of kinds,
+instead of a chain of closures per cell. The result is the same; only the
+work differs (tests/test_reference.py checks the compiled path against a
+plain evaluator).
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import compress
+
+from boardrule.dsl.lints import walk
+from boardrule.interpreter.runtime.budget import weight
+from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
+
+CELLS = list_of(CELL)
+_SCALARS = (SYM, NUM, STR, BOOL, NONE)  # hashable values a property is compared with
+_SUBJECTS = (CELL, SYM)  # a cell, or a piece kind
+
+
+def kind_predicate(game, resolved, node):
+    """A function `test(kind) -> bool` equivalent to `node` on a cell, or None.
+
+    `kind` is the kind on the cell (None when empty). Only conditions that
+    depend on nothing but that kind qualify.
+    """
+    name = type(node).__name__
+    if name == "Name":
+        return _bare(resolved.get(node))
+    if name == "Not":
+        inner = kind_predicate(game, resolved, node.operand)
+        return None if inner is None else (lambda kind: not inner(kind))
+    if name == "BinOp" and node.op in ("and", "or"):
+        left = kind_predicate(game, resolved, node.left)
+        right = kind_predicate(game, resolved, node.right)
+        if left is None or right is None:
+            return None
+        if node.op == "and":
+            return lambda kind: left(kind) and right(kind)
+        return lambda kind: left(kind) or right(kind)
+    if name == "BinOp" and node.op in ("==", "!="):
+        return _comparison(game, resolved, node)
+    return None
+
+
+def _bare(resolution):
+    if resolution == ("prop", "empty"):
+        return lambda kind: kind is None
+    if resolution == ("prop", "occupied"):
+        return lambda kind: kind is not None
+    return None
+
+
+def _comparison(game, resolved, node):
+    for prop_side, const_side in ((node.left, node.right), (node.right, node.left)):
+        attribute = _property_name(resolved, prop_side)
+        constant = _constant(resolved, const_side)
+        if attribute is None or constant is _NOT_CONSTANT:
+            continue
+        kinds = _kinds_where(game, attribute, constant)
+        if kinds is None:
+            return None
+        if node.op == "==":
+            return lambda kind: kind in kinds
+        return lambda kind: kind not in kinds
+    return None
+
+
+_NOT_CONSTANT = object()
+
+
+def _property_name(resolved, node):
+    if type(node).__name__ != "Name":
+        return None
+    resolution = resolved.get(node)
+    return resolution[1] if resolution is not None and resolution[0] == "prop" else None
+
+
+def _constant(resolved, node):
+    kind = type(node).__name__
+    if kind == "Number":
+        return node.value
+    if kind == "String":
+        return node.value
+    if kind == "Name" and resolved.get(node) == ("symbol", node.id):
+        return node.id
+    if kind == "Name" and resolved.get(node) == ("value", "none"):
+        return None
+    return _NOT_CONSTANT
+
+
+def _kinds_where(game, attribute, constant):
+    """The set of kinds (None for an empty cell) whose `attribute` equals `constant`."""
+    if attribute == "kind":
+        return frozenset((constant,))
+    if attribute in game.variable_attributes or attribute in game.mark_names:
+        return None  # set per piece or at scoring time: not a property of the kind alone
+    if attribute not in game.static_attribute_names:
+        return None
+    found = {kind for kind, attrs in game.static_attrs.items() if attrs.get(attribute) == constant}
+    if constant is None:
+        found |= {kind for kind, attrs in game.static_attrs.items() if attribute not in attrs} | {None}
+    return frozenset(found)
+
+
+# ------------------------------------------------- conditions on a cell's kind
+# A condition on a cell becomes either a set of kinds (the kind alone decides;
+# any, none and count are then set operations on the board's list of kinds) or,
+# when it also reads attributes a piece may set for itself, one test per cell.
+# `(members, outside)`: the condition holds on a kind in `members`, or, when
+# `outside`, on a kind not in it (exact even for a kind no piece declares).
+
+class Kinds:
+    """The kind alone decides: `fixed` is a constant (members, outside), else `at(ctx)` gives it."""
+
+    __slots__ = ("fixed", "at")
+
+    def __init__(self, fixed=None, at=None):
+        self.fixed = fixed
+        self.at = at if at is not None else (lambda ctx: fixed)
+
+
+class CellTest:
+    """The cell's own attributes matter too: `make(ctx)` gives a test (kind, own attributes or None) -> bool."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
+def cell_condition(compiler, node):
+    """`node`, a condition on the cell `it`, as `Kinds` or `CellTest`, or None when it reads more.
+
+    Values compared with a property are constants, or names read once per
+    evaluation (locals, `self`, and a kind or attribute of them).
+    """
+    if getattr(compiler.game, "static_attrs", None) is None:
+        return None  # shapes are compiled before the pieces
+    return _Conditions(compiler).build(node)
+
+
+def as_test(condition):
+    """`ctx -> test(kind, extra)` for either form of condition."""
+    if type(condition) is CellTest:
+        return condition.make
+    if condition.fixed is not None:  # the same test every time: made once
+        test = _kind_test(condition.fixed)
+        return lambda ctx: test
+    at = condition.at
+    return lambda ctx: _kind_test(at(ctx))
+
+
+def _kind_test(pair):
+    members, outside = pair
+    if outside:
+        return lambda kind, extra: kind not in members
+    return lambda kind, extra: kind in members
+
+
+def _both(a, b):
+    (x, out_x), (y, out_y) = a, b
+    if not out_x:
+        return (x - y if out_y else x & y), False
+    return (y - x, False) if not out_y else (x | y, True)
+
+
+def _either(a, b):
+    (x, out_x), (y, out_y) = a, b
+    if not out_x:
+        return (y - x, True) if out_y else (x | y, False)
+    return (x - y, True) if not out_y else (x & y, True)
+
+
+def _negate(pair):
+    return pair[0], not pair[1]
+
+
+_EMPTY_CELL = frozenset((None,))
+_ORDERED = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_SAFE_READS = ("kind", "empty", "occupied")  # properties that read safely from none, a kind or a cell
+
+
+class _Conditions:
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.game = compiler.game
+        self.resolved = compiler.resolved
+
+    def build(self, node):
+        method = getattr(self, "n_" + type(node).__name__, None)
+        return None if method is None else method(node)
+
+    # ------------------------------------------------------------ structure
+    def n_Not(self, node):
+        inner = self.build(node.operand)
+        if inner is None:
+            return None
+        if type(inner) is Kinds:
+            if inner.fixed is not None:
+                return Kinds(_negate(inner.fixed))
+            at = inner.at
+            return Kinds(at=lambda ctx: _negate(at(ctx)))
+        make = inner.make
+
+        def negated(ctx):
+            test = make(ctx)
+            return lambda kind, extra: not test(kind, extra)
+        return CellTest(negated)
+
+    def n_BinOp(self, node):
+        if node.op in ("and", "or"):
+            return self._logic(node)
+        if node.op in _FLIPPED:
+            return self._comparison(node)
+        return None
+
+    def _logic(self, node):
+        left, right = self.build(node.left), self.build(node.right)
+        if left is None or right is None:
+            return None
+        if type(left) is Kinds and type(right) is Kinds:
+            combine = _both if node.op == "and" else _either
+            if left.fixed is not None and right.fixed is not None:
+                return Kinds(combine(left.fixed, right.fixed))
+            a, b = left.at, right.at
+            return Kinds(at=lambda ctx: combine(a(ctx), b(ctx)))
+        make_a, make_b = as_test(left), as_test(right)
+        if node.op == "and":
+            def make(ctx):
+                a, b = make_a(ctx), make_b(ctx)
+                return lambda kind, extra: a(kind, extra) and b(kind, extra)
+        else:
+            def make(ctx):
+                a, b = make_a(ctx), make_b(ctx)
+                return lambda kind, extra: a(kind, extra) or b(kind, extra)
+        return CellTest(make)
+
+    def n_Name(self, node):
+        resolution = self.resolved.get(node)
+        if resolution is None:
+            return None
+        kind, name = resolution
+        if kind == "define" and not self.game.defines[name].params:
+            return self.build(self.game.defines[name].body)
+        if kind != "prop":
+            return None
+        if name in ("empty", "occupied"):
+            return Kinds((_EMPTY_CELL, name == "occupied"))
+        if self._per_piece(name):
+            game = self.game
+            test = lambda kind, extra: bool(_own_value(game, name, kind, extra))  # noqa: E731
+            return CellTest(lambda ctx: test)
+        if self._static(name):
+            static = self.game.static_attrs
+            return Kinds((frozenset(k for k, attrs in static.items() if attrs.get(name)), False))
+        return None
+
+    def n_Call(self, node):
+        """`uses(kind, m)` on the cell: the kinds whose rules use the mark."""
+        uses = getattr(self.game, "mark_uses", None)
+        if (self.resolved.get(node) != ("function", "uses") or uses is None or len(node.args) != 2
+                or self.resolved.get(node.args[0]) != ("prop", "kind")):
+            return None
+        mark = self.resolved.get(node.args[1])
+        if mark is None or mark[0] != "mark":
+            return None
+        return Kinds((frozenset(k for k, used in uses.items() if mark[1] in used), False))
+
+    # ----------------------------------------------------------- comparisons
+    def _comparison(self, node):
+        for prop_side, value_side, op in ((node.left, node.right, node.op),
+                                          (node.right, node.left, _FLIPPED[node.op])):
+            attribute = _property_name(self.resolved, prop_side)
+            if attribute is None:
+                continue
+            if op in _ORDERED:
+                return self._ordered(attribute, op, value_side)
+            value = self._value(value_side)
+            if value is None:
+                return None
+            return self._equality(attribute, value, op == "!=")
+        return None
+
+    def _equality(self, attribute, value, negated):
+        fixed, read = value
+        if attribute == "kind" or self._static(attribute):
+            if fixed is not _NOT_CONSTANT:
+                return Kinds((self._kinds_with(attribute, fixed), negated))
+            cache = {}
+
+            def at(ctx):
+                v = read(ctx)
+                pair = cache.get(v)
+                if pair is None:
+                    pair = cache[v] = (self._kinds_with(attribute, v), negated)
+                return pair
+            return Kinds(at=at)
+        if not self._per_piece(attribute):
+            return None
+        if read is None:
+            test = self._own_equality(attribute, fixed, negated)
+            return CellTest(lambda ctx: test)
+        tests = {}  # by value: a rule compares with few values
+
+        def make(ctx):
+            value = read(ctx)
+            test = tests.get(value)
+            if test is None:
+                test = tests[value] = self._own_equality(attribute, value, negated)
+            return test
+        return CellTest(make)
+
+    def _own_equality(self, attribute, value, negated):
+        """A test of `attribute == value` (or !=) on a piece that may set the attribute for itself."""
+        declared = self._kinds_with(attribute, value)  # also judges the empty cell
+
+        def test(kind, extra):
+            if kind is not None and extra is not None and attribute in extra:
+                return (extra[attribute] == value) != negated
+            return (kind in declared) != negated
+        return test
+
+    def _ordered(self, attribute, op, value_side):
+        constant = _constant(self.resolved, value_side)
+        if not self._static(attribute) or type(constant) not in (int, float):
+            return None
+        compare = _ORDERED[op]
+        try:
+            members = frozenset(k for k, attrs in self.game.static_attrs.items()
+                                if attrs.get(attribute) is not None and compare(attrs[attribute], constant))
+        except TypeError:
+            return None  # a value that does not compare: left to the general path, which reports it
+        return Kinds((members, False))
+
+    def n_Member(self, node):
+        attribute = _property_name(self.resolved, node.item)
+        values = self._constant_list(node.container)
+        if attribute is None or values is None or not (attribute == "kind" or self._static(attribute)):
+            return None
+        members = frozenset().union(*(self._kinds_with(attribute, v) for v in values))
+        return Kinds((members, node.negated))
+
+    def _constant_list(self, node):
+        if type(node).__name__ == "ListExpr":
+            values = [_constant(self.resolved, item) for item in node.items]
+            return None if any(v is _NOT_CONSTANT for v in values) else values
+        resolution = self.resolved.get(node)
+        if type(node).__name__ == "Name" and resolution is not None and resolution[0] == "symset":
+            return list(self.game.symbol_sets[resolution[1]])
+        return None
+
+    # -------------------------------------------------------------- values
+    def _value(self, node):
+        """(constant, None) or (_NOT_CONSTANT, read) for a value that does not change while cells are tested."""
+        constant = _constant(self.resolved, node)
+        if constant is not _NOT_CONSTANT:
+            return constant, None
+        if not self._invariant(node) or self.compiler.types.get(node) not in _SCALARS:
+            return None
+        return _NOT_CONSTANT, self.compiler.compile(node)
+
+    def _invariant(self, node):
+        """True for values that neither depend on `it` nor can fail: locals, `self`, their kind or attributes."""
+        name = type(node).__name__
+        resolution = self.resolved.get(node)
+        if resolution is None:
+            return False
+        if name == "Name":
+            return resolution[0] in ("local", "self", "symbol", "global", "option")
+        if name == "Attribute" and resolution[0] == "attr":
+            attribute = resolution[1]
+            readable = attribute in _SAFE_READS or (attribute in self.game.static_attribute_names
+                                                    and attribute not in self.game.mark_names)
+            return readable and self.compiler.types.get(node.obj) in _SUBJECTS and self._invariant(node.obj)
+        return False
+
+    # ---------------------------------------------------------- attributes
+    def _static(self, attribute):
+        game = self.game
+        return (attribute in game.static_attribute_names and attribute not in game.variable_attributes
+                and attribute not in game.mark_names)
+
+    def _per_piece(self, attribute):
+        return attribute in self.game.variable_attributes and attribute not in self.game.mark_names
+
+    def _kinds_with(self, attribute, value):
+        """The kinds (None for an empty cell) whose declared `attribute` equals `value`."""
+        if attribute == "kind":
+            return frozenset((value,))
+        static = self.game.static_attrs
+        found = {kind for kind, attrs in static.items() if attrs.get(attribute) == value}
+        if value is None:
+            found.add(None)
+        return frozenset(found)
+
+
+def _own_value(game, attribute, kind, extra):
+    """A cell's `attribute`, as functions.property_reader reads it."""
+    if kind is None:
+        return None
+    if extra is not None and attribute in extra:
+        return extra[attribute]
+    return game.static_attrs[kind].get(attribute)
+
+
+# ------------------------------------------------------ filters and aggregates
+def whole_board(compiler, node):
+    """`ctx -> board` when `node` is every cell of one board (`cells`, `p.cells`), else None."""
+    resolution = compiler.resolved.get(node)
+    if type(node).__name__ == "Name" and resolution == ("value", "cells"):
+        return lambda ctx: ctx.board
+    if type(node).__name__ == "Attribute" and resolution == ("player_prop", "cells"):
+        if compiler.game.shared_board:
+            return lambda ctx: 0
+        player = compiler.compile(node.obj)
+        return lambda ctx: int(player(ctx))  # a player's board is its seat (Game.board_of_seat)
+    return None
+
+
+def cell_filter(compiler, node, split=True):
+    """`cells where kind == x` and the like without a closure call per cell, or None; `split`:
+    also `A and B` with A such a test, B run only where A leaves the answer open."""
+    if compiler.types.get(node.source) != CELLS:
+        return None
+    condition = cell_condition(compiler, node.condition)
+    if condition is not None:
+        return _scan_charged(_filter(compiler, node.source, condition), compiler.game, node.span)
+    return (_prefiltered(compiler, node) if split else None) or _placeable(compiler, node)
+
+
+def _scan_charged(scan, game, span):
+    """`scan`, charging the work budget a board's cells per run: it needs no rule per cell,
+    but its work grows with the board (budget.py)."""
+    cost = game.grid.size
+
+    def charged(ctx):
+        meter = ctx.meter
+        meter.left -= cost
+        if meter.left < 0:
+            meter.over(span)
+        return scan(ctx)
+    return charged
+
+
+def _filter(compiler, source_node, condition):
+    board_of = whole_board(compiler, source_node)
+    if type(condition) is Kinds and board_of is not None:
+        cells_of, at = compiler.game.board_cells, condition.at
+
+        def on_board(ctx):  # the board's kinds line up with its cells: all in C
+            board = board_of(ctx)
+            members, outside = at(ctx)
+            kinds = ctx.state.kind[board]
+            if not outside and members.isdisjoint(kinds):
+                return ()  # most boards hold none of a given kind: one set operation
+            hits = map(members.__contains__, kinds)
+            return tuple(compress(cells_of[board], map(operator.not_, hits) if outside else hits))
+        return on_board
+    source = compiler.compile(source_node)
+    if type(condition) is Kinds:
+        at = condition.at
+
+        def of_kinds(ctx):
+            members, outside = at(ctx)
+            boards = ctx.state.kind
+            return tuple(c for c in source(ctx) if (boards[c >> CELL_BITS][c & CELL_MASK] in members) != outside)
+        return of_kinds
+    make = as_test(condition)
+
+    def on_cells(ctx):
+        test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
+        return tuple(c for c in source(ctx)
+                     if test(kinds[c >> CELL_BITS][c & CELL_MASK], attrs[c >> CELL_BITS].get(c & CELL_MASK)))
+    return on_cells
+
+
+# names whose value is the same for every cell a filter tries (`allowed(k, it)`: the `k`)
+_SAME_FOR_EVERY_CELL = ("local", "symbol", "global", "player_var", "option")
+# names a condition may not read to be judged away from the cell whose rule it is
+_NOT_OF_THE_CELL_ALONE = ("self", "define", "function", "relative", "aggregate", "pairwise")
+
+
+def _placeable(compiler, node):
+    """`CELLS where allowed(k, it)`, `k` the same for every cell: where a kind's place rule
+    asks for a neighbour, `any(adjacent where C)`, the cells next to one where C holds.
+    C is judged once per piece on the board (and once for all the empty cells), and each
+    candidate is one set operation instead of a run of the rule; the other kinds run their
+    rule per cell."""
+    call = node.condition
+    if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
+            or not compiler.reads_it(call.args[1]) or type(call.args[0]).__name__ != "Name"
+            or compiler.resolved.get(call.args[0], ("",))[0] not in _SAME_FOR_EVERY_CELL):
+        return None
+    next_to = _neighbour_rules(compiler)
+    if not next_to:
+        return None
+    kind_of, source, plain = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.plain_where(node)
+    adjacent, span = compiler.game.cell_tables["adjacent"], node.span
+
+    def f(ctx):
+        make = next_to.get(kind_of(ctx))
+        if make is None:
+            return plain(ctx)  # a rule of another form: run per cell
+        test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
+        passing = {}  # board -> its cells where C holds
+        out = []
+        cells = source(ctx)
+        meter = ctx.meter
+        meter.left -= len(cells)
+        if meter.left < 0:
+            meter.over(span)
+        for cell in cells:
+            board = cell >> CELL_BITS
+            hits = passing.get(board)
+            if hits is None:
+                hits = passing[board] = _passing_cells(test, kinds[board], attrs[board], board << CELL_BITS)
+            if not hits.isdisjoint(adjacent[cell]):
+                out.append(cell)
+        return tuple(out)
+    return f
+
+
+def _passing_cells(test, kinds, attrs, base) -> set:
+    """The cells of a board where `test(kind, extra)` holds: each piece is tested, the empty
+    cells without attributes are judged once together."""
+    own, every = attrs.get, range(len(kinds))
+    hits = {base | i for i in compress(every, kinds) if test(kinds[i], own(i))}  # kinds are names: true
+    if test(None, None):
+        hits.update(base | i for i in compress(every, map(operator.not_, kinds)) if i not in attrs)
+    hits.update(base | i for i, extra in attrs.items() if kinds[i] is None and test(None, extra))
+    return hits
+
+
+def _neighbour_rules(compiler) -> dict:
+    """kind -> `ctx -> test(kind, extra)` of C, for each kind whose place rule is
+    `any(adjacent where C)` with C a test of that neighbour alone."""
+    rules = {}
+    for piece in compiler.game.model.pieces:
+        rule = piece.place
+        if (rule is None or compiler.resolved.get(rule) != ("aggregate", "any") or len(rule.args) != 1
+                or rule.kwargs or type(rule.args[0]).__name__ != "Where"):
+            continue
+        where = rule.args[0]
+        if compiler.resolved.get(where.source) != ("relative", "adjacent") or any(
+                compiler.resolved.get(n, ("",))[0] in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
+            continue
+        condition = cell_condition(compiler, where.condition)
+        if condition is not None:
+            rules[piece.name] = as_test(condition)
+    return rules
+
+
+def _prefiltered(compiler, node):
+    """`A and B`, `A or B` with A a test of the cell alone: B runs only on the cells A leaves undecided."""
+    condition = node.condition
+    if type(condition).__name__ != "BinOp" or condition.op not in ("and", "or"):
+        return None
+    first = cell_condition(compiler, condition.left)
+    if first is None:
+        return None
+    source, make, rest = compiler.compile(node.source), as_test(first), compiler.compile(condition.right)
+    decides = condition.op == "or"  # the value of A that settles `A op B` without B
+    cost, span = weight(condition.right), node.span
+
+    def f(ctx):
+        test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
+        saved = ctx.it
+        out = []
+        cells = source(ctx)
+        meter = ctx.meter
+        meter.left -= len(cells) * cost
+        if meter.left < 0:
+            meter.over(span)
+        for cell in cells:
+            board, index = cell >> CELL_BITS, cell & CELL_MASK
+            if test(kinds[board][index], attrs[board].get(index)) == decides:
+                if decides:
+                    out.append(cell)
+                continue
+            ctx.it = cell
+            if rest(ctx):
+                out.append(cell)
+        ctx.it = saved
+        return tuple(out)
+    return f
+
+
+def _any_kind(members, outside, kinds):
+    return not (members.issuperset(kinds) if outside else members.isdisjoint(kinds))
+
+
+def _count_kind(members, outside, kinds):
+    inside = sum(map(members.__contains__, kinds))
+    return len(kinds) - inside if outside else inside
+
+
+_KIND_FOLDS = {  # name -> (members, outside, kinds) -> value
+    "any": _any_kind,
+    "none": lambda members, outside, kinds: not _any_kind(members, outside, kinds),
+    "all": lambda members, outside, kinds: members.isdisjoint(kinds) if outside else members.issuperset(kinds),
+    "count": _count_kind,
+}
+_TEST_FOLDS = {  # name -> (map of the test over the cells) -> value; tests give booleans
+    "any": any, "none": lambda hits: not any(hits), "all": all, "count": sum,
+}
+
+
+def cell_aggregate(compiler, name, source_node, body_node):
+    """any/none/count of a filter of cells, or any/none/all/count of cells with a body,
+    when the condition reads only the cells: set operations on the board's kinds, or None."""
+    if name not in _KIND_FOLDS:
+        return None
+    if body_node is None:
+        source_node = _through_defines(compiler, source_node)
+        if type(source_node).__name__ != "Where" or name == "all":  # all(list) tests the cells themselves
+            return None
+        source_node, body_node = source_node.source, source_node.condition
+    if compiler.types.get(source_node) != CELLS:
+        return None
+    condition = cell_condition(compiler, body_node)
+    if condition is None:
+        return None
+    board_of = whole_board(compiler, source_node)
+    source = None if board_of is not None else compiler.compile(source_node)
+    if type(condition) is Kinds:
+        if condition.fixed is not None and board_of is not None:
+            found = _fixed_kind_aggregate(name, condition.fixed, source_node, compiler, board_of)
+        else:
+            found = _kind_aggregate(_KIND_FOLDS[name], condition.at, board_of, source)
+    else:
+        found = _test_aggregate(name, condition.make, board_of, source)
+    return _scan_charged(found, compiler.game, source_node.span)
+
+
+def _fixed_kind_aggregate(name, fixed, source_node, compiler, board_of):
+    """`any(cells where kind == k)` and the like, with constant kinds: one set operation on the
+    board's kinds, read without a call when the board is the current one (`cells`)."""
+    members, outside = fixed
+    if name in ("any", "none") and not outside:
+        disjoint = members.isdisjoint
+        if compiler.resolved.get(source_node) == ("value", "cells"):
+            if name == "any":
+                return lambda ctx: not disjoint(ctx.state.kind[ctx.board])
+            return lambda ctx: disjoint(ctx.state.kind[ctx.board])
+        if name == "any":  # `any(p.cells where kind == k)`
+            return lambda ctx: not disjoint(ctx.state.kind[board_of(ctx)])
+        return lambda ctx: disjoint(ctx.state.kind[board_of(ctx)])
+    fold = _KIND_FOLDS[name]
+    return lambda ctx: fold(members, outside, ctx.state.kind[board_of(ctx)])
+
+
+def _kind_aggregate(fold, at, board_of, source):
+    if board_of is not None:
+        return lambda ctx: fold(*at(ctx), ctx.state.kind[board_of(ctx)])
+
+    def on_cells(ctx):
+        boards = ctx.state.kind
+        return fold(*at(ctx), [boards[c >> CELL_BITS][c & CELL_MASK] for c in source(ctx)])
+    return on_cells
+
+
+def _test_aggregate(name, make, board_of, source):
+    if board_of is not None:
+        fold = _TEST_FOLDS[name]
+
+        def on_board(ctx):
+            board = board_of(ctx)
+            kinds, own = ctx.state.kind[board], ctx.state.attrs[board].get
+            return fold(map(make(ctx), kinds, map(own, range(len(kinds)))))
+        return on_board
+    if name == "count":
+        return lambda ctx: _count_passing(make(ctx), ctx.state, source(ctx))
+    wanted = name != "all"  # the test result that settles any/none (a pass) or all (a failure)
+    settled = name == "any"
+    return lambda ctx: settled if _some_cell(make(ctx), ctx.state, source(ctx), wanted) else not settled
+
+
+def _some_cell(test, state, cells, wanted):
+    """True when the test gives `wanted` on one of `cells` (they may lie on several boards)."""
+    kinds, attrs = state.kind, state.attrs
+    for cell in cells:
+        board, index = cell >> CELL_BITS, cell & CELL_MASK
+        if test(kinds[board][index], attrs[board].get(index)) is wanted:
+            return True
+    return False
+
+
+def _count_passing(test, state, cells):
+    kinds, attrs, passing = state.kind, state.attrs, 0
+    for cell in cells:
+        board, index = cell >> CELL_BITS, cell & CELL_MASK
+        if test(kinds[board][index], attrs[board].get(index)):
+            passing += 1
+    return passing
+
+
+def _through_defines(compiler, node):
+    """The body of a definition without parameters that `node` names (`banks`), else `node`."""
+    while type(node).__name__ == "Name" and compiler.resolved.get(node, ("",))[0] == "define":
+        define = compiler.game.defines[compiler.resolved[node][1]]
+        if define.params:
+            break
+        node = define.body
+    return node

@@ -1,0 +1,468 @@
+"""Compile a checked pack into an immutable Game.
+
+`Game` holds everything that does not change during play: the grid and its
+tables (neighbours, regions, every shape placement), the compiled closures of
+every rule, and the flow. `Game.initial_state(...)` starts a game; the
+functions in flow.py move it on.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from boardrule import __version__
+from boardrule.dsl.diagnostics import Diagnostic, PackError
+from boardrule.dsl.types import ANY, item_type
+from boardrule.interpreter.compiler.directions import direction_tables
+from boardrule.interpreter.runtime import geometry
+from boardrule.interpreter.runtime import shapes as shape_lib
+from boardrule.interpreter.compiler.asking import asking_events, may_ask
+from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.context import Ctx
+from boardrule.interpreter.compiler.effects import EffectCompiler
+from boardrule.interpreter.compiler.exprs import ExprCompiler
+from boardrule.interpreter.runtime.values import CELL_BITS, MAX_CELLS, RuleError
+
+MAX_SEATS = 12
+
+
+class CompiledAction:
+    __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
+                 "label", "span", "lister", "may_ask", "whys", "when_parts")
+
+    def __init__(self, **fields):
+        self.lister = None  # flow._parameter_lister, built on first use
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+
+class CompiledStep:
+    __slots__ = ("kind", "effect", "actions", "who", "repeat", "required", "span", "index")
+
+    def __init__(self, **fields):
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+
+class Game:
+    """An immutable, compiled pack. Build it with `compile_game(pack)`."""
+
+    def __init__(self, pack, grid, seats_max):
+        self.pack = pack
+        self.model = pack.model
+        self.id = pack.model.game.id
+        self.name = pack.model.game.name or self.id
+        self.pack_hash = pack.content_hash
+        self.engine_version = __version__
+        self.grid = grid
+        self.shared_board = pack.model.board.shared
+        self.seats_max = seats_max
+        self.boards = 1 if self.shared_board else seats_max
+        self.players_range = (pack.model.game.players.low, pack.model.game.players.high)
+
+    def board_of_seat(self, seat) -> int:
+        return 0 if self.shared_board else int(seat)
+
+    def default_marks(self, ctx):
+        from boardrule.interpreter.runtime.scoring import first_choice_marks
+        return first_choice_marks(self, ctx.state, ctx.me)
+
+    def score_total(self, state, seat) -> int:
+        from boardrule.interpreter.runtime.scoring import score_sheet
+        return score_sheet(self, state, seat).total
+
+    def placement_table(self, shape):
+        return _placements(self.grid, shape)
+
+    def slot_test(self, shape, ctx, base):
+        legend = self.legends.get(shape.name, {})
+        kinds = self.static_attrs
+        state_kinds = ctx.state.kind[base >> CELL_BITS]
+
+        def test(symbol, cell):
+            rule = legend.get(symbol)
+            if rule is not None:
+                saved = ctx.it
+                ctx.it = base | cell
+                try:
+                    return bool(rule(ctx))
+                finally:
+                    ctx.it = saved
+            if symbol in kinds:
+                return state_kinds[cell] == symbol
+            return True
+        return test
+
+    def ctx(self, state, me=None, self_=None) -> Ctx:
+        return Ctx(self, state, me, self_)
+
+
+@lru_cache(maxsize=256)
+def _placements(grid, shape):
+    return shape_lib.compile_placements(grid, shape)
+
+
+# ------------------------------------------------------------------ compile
+def compile_game(pack) -> Game:
+    """Compile a loaded and checked pack (see dsl.pack.load_pack) into a Game."""
+    try:
+        return _compile(pack)
+    except RecursionError:
+        from boardrule.dsl.pack import pack_span
+        raise PackError("the pack's rules nest too deeply to compile (definitions calling definitions?)",
+                        code="E137", span=pack_span(pack.tree), sources=pack.sources) from None
+
+
+def _compile(pack) -> Game:
+    model = pack.model
+    grid = _make_grid(model.board)
+    high = model.game.players.high
+    seats_max = max(model.game.seats or 0, high)
+    if seats_max > MAX_SEATS:
+        raise PackError(f"at most {MAX_SEATS} seats are supported", code="E301", span=model.game.players.span)
+    game = Game(pack, grid, seats_max)
+    game.choice_types = []  # the item type of every `choose`, by index
+    game.kind_indexes = {}  # shape name -> its shape_functions._KindIndex (filled on first use)
+    game.warnings = []  # findings that do not stop the game (shown by `boardrule check`)
+    exprs = ExprCompiler(game, pack.checked)
+    effects = EffectCompiler(game, pack.checked, exprs)
+    _tables(game, model)
+    _data(game, model)
+    _shapes(game, model, exprs)
+    _pieces(game, model, exprs, effects)
+    _components(game, model, exprs)
+    _actions(game, model, exprs, effects)
+    _flow(game, model, exprs, effects)
+    return game
+
+
+def _read_mask(board) -> set:
+    """The (column, row) positions a `mask:` keeps: rows of `#` (a cell) and `.` (none), written
+    with or without spaces, one row per row of the grid and one mark per column (E302 otherwise)."""
+    decl = board.grid
+    rows = [line.split() for line in board.mask.strip("\n").splitlines() if line.strip()]
+    rows = [list(row[0]) if len(row) == 1 and len(row[0]) > 1 else row for row in rows]  # `##.#`
+    size = f"{decl.columns} x {decl.rows}"
+    hint = f"the grid is `{decl.kind} {size}`: one row of {decl.columns} marks per row of it"
+    if board.mask_span is not None and board.mask_span.file != decl.span.file:
+        hint += " (the mask comes from the base pack: give one for this grid, or `remove: [board.mask]`)"
+    if len(rows) != decl.rows:
+        raise PackError(f"the mask has {len(rows)} rows, the {size} grid {decl.rows}", code="E302",
+                        span=board.mask_span or decl.span, hint=hint)
+    for y, row in enumerate(rows, 1):
+        if len(row) != decl.columns:
+            raise PackError(f"row {y} of the mask has {len(row)} marks, the {size} grid {decl.columns} columns",
+                            code="E302", span=board.mask_span or decl.span, hint=hint)
+        wrong = next((token for token in row if token not in ("#", ".")), None)
+        if wrong is not None:
+            raise PackError(f"row {y} of the mask has `{wrong}`: a mask is written with `#` (a cell) and "
+                            "`.` (no cell)", code="E302", span=board.mask_span or decl.span)
+    return {(x, y) for y, row in enumerate(rows) for x, token in enumerate(row) if token == "#"}
+
+
+def _make_grid(board):
+    decl = board.grid
+    options = {name: value for name, value, _ in decl.options}
+    mask = _read_mask(board) if board.mask else None
+    if decl.columns * decl.rows > MAX_CELLS:
+        raise PackError(f"a board has at most {MAX_CELLS} cells; {decl.columns} x {decl.rows} is "
+                        f"{decl.columns * decl.rows}", code="E303", span=decl.span)
+    kwargs = {"adjacency": options.get("adjacency", "orthogonal")}
+    if decl.kind == "hex":
+        kwargs = {"hex_layout": decl.layout or "flat-odd"}
+    try:
+        grid = geometry.make_grid(decl.kind, decl.columns, decl.rows, mask=mask, **kwargs)
+    except ValueError as err:
+        raise PackError(f"bad board: {err}", code="E302", span=decl.span) from None
+    if grid.size > MAX_CELLS:
+        raise PackError(f"a board has at most {MAX_CELLS} cells; this one has {grid.size}", code="E303",
+                               span=decl.span)
+    return grid
+
+
+def _encode_table(game, table):
+    """A list indexed by encoded cell: the table's cells re-encoded on that board."""
+    out = [()] * (game.boards << CELL_BITS)
+    for board in range(game.boards):
+        base = board << CELL_BITS
+        for cell in game.grid.cells:
+            out[base | cell] = tuple(base | n for n in table[cell])
+    return out
+
+
+def _tables(game, model):
+    grid = game.grid
+    game.board_cells = [tuple(b << CELL_BITS | c for c in grid.cells) for b in range(game.boards)]
+    game.direction_tables = direction_tables(game)
+    game.direction_names = tuple(name for name, _ in grid.directions())
+    game.cell_tables = {
+        "adjacent": _encode_table(game, grid.neighbours),
+        "surrounding": _encode_table(game, grid.surrounding),
+        "row": _encode_table(game, grid.row_cells),
+        "column": _encode_table(game, grid.column_cells),
+    }
+    pairs = [()] * (game.boards << CELL_BITS)
+    for board in range(game.boards):
+        base = board << CELL_BITS
+        for cell in grid.cells:
+            pairs[base | cell] = tuple((base | a, base | b) for a, b in grid.opposite_pairs[cell])
+    game.cell_tables["opposite_pairs"] = pairs
+    regions = {"edge": grid.edge, "corners": grid.corners, "all_corners": grid.all_corners, "center": grid.center}
+    for name, cell_list in model.board.regions.items():
+        regions[name] = _region_cells(grid, cell_list)
+    game.regions = {name: [tuple(sorted(b << CELL_BITS | c for c in cells)) for b in range(game.boards)]
+                    for name, cells in regions.items()}
+
+
+def _region_cells(grid, cell_list):
+    cells = []
+    for ref in cell_list.cells:
+        try:
+            cells.append(grid.parse_name(ref.name))
+        except (KeyError, ValueError):
+            raise PackError(f"there is no cell {ref.name} on this board", code="E304", span=ref.span) from None
+    return cells
+
+
+def _pieces(game, model, exprs, effects):
+    game.kind_names = tuple(p.name for p in model.pieces)
+    # an attribute naming a shape (a building's pattern) holds the shape itself
+    game.static_attrs = {p.name: {k: game.shapes.get(v, v) if isinstance(v, str) else v
+                                  for k, (v, _) in p.attributes.items()} for p in model.pieces}
+    game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
+    game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
+    game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
+    game.symbols = {p.name: p.symbol for p in model.pieces}
+    game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
+    game.mark_uses = mark_uses(model, game.pack.checked.resolved)  # before any rule is compiled: `uses` reads it
+    game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
+                         for p in model.pieces if p.score is not None}
+    game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
+    game.place_whys = {p.name: compile_why(exprs, p.place_why) for p in model.pieces if p.place_why is not None}
+    game.piece_rules = {}  # rule name -> piece kind -> its compiled rule (filled before any is compiled:
+    for piece in model.pieces:  # a rule may read another kind's rule)
+        for name in piece.rules:
+            game.piece_rules.setdefault(name, {})
+    for piece in model.pieces:
+        for name, rule in piece.rules.items():
+            if rule is not None:
+                game.piece_rules[name][piece.name] = exprs.compile(rule)
+    game.marks = {p.name: tuple((m, exprs.compile(e)) for m, e in p.marks.items() if e is not None)
+                  for p in model.pieces if p.marks}
+    game.triggers, game.trigger_spans = {}, {}
+    for piece in model.pieces:
+        for event, effect in piece.triggers:
+            if effect:
+                game.triggers.setdefault(event, []).append((piece.name, effects.block(effect)))
+                game.trigger_spans.setdefault(piece.name, (effect[0].span, weight(effect)))
+
+
+def mark_uses(model, resolved) -> dict:
+    """Piece kind -> the marks its rules use: the marks it sets (`marks:`) and every mark read by
+    its score, placement rule, marks, named rules and triggers, and by what those read in turn
+    (definitions, the rules of that name of every kind, the placement rules `allowed` asks,
+    and every mark for a player's `score`)."""
+    from boardrule.dsl.lints import walk
+    marks = frozenset(m for p in model.pieces for m in p.marks)
+    parts = {("define", d.name): d.body for d in model.defines}  # what a rule may read, by key
+    parts[("allowed", None)] = tuple(p.place for p in model.pieces)
+    for piece in model.pieces:
+        for name, body in piece.rules.items():
+            parts[("rule", name)] = parts.get(("rule", name), ()) + (body,)
+
+    def direct(roots):
+        """(the marks read right here, the keys of the parts read from here)."""
+        found, refs = set(), set()
+        for node in walk(roots):
+            what = resolved.get(node) if type(node).__name__ in ("Name", "Attribute", "Call") else None
+            if what is None:
+                continue
+            if what[0] in ("prop", "attr") and what[1] in marks:
+                found.add(what[1])
+            elif what[0] in ("define", "rule"):
+                refs.add(what)
+            elif what == ("function", "allowed"):
+                refs.add(("allowed", None))
+            elif what == ("player_prop", "score"):
+                found |= marks  # a score sheet reads every mark
+        return found, refs
+
+    edges = {key: direct(body) for key, body in parts.items()}
+
+    def uses(piece) -> frozenset:
+        found, todo = direct((piece.score, piece.place, piece.marks, piece.rules, piece.triggers))
+        found |= set(piece.marks)
+        seen = set(todo)
+        todo = list(todo)
+        while todo:  # definitions and rules may read each other: every part reached once
+            more, refs = edges.get(todo.pop(), ((), ()))
+            found |= more
+            todo.extend(r for r in refs if r not in seen)
+            seen |= refs
+        return frozenset(found)
+
+    return {p.name: uses(p) for p in model.pieces}
+
+
+def _shapes(game, model, exprs):
+    kind = game.grid.kind
+    layout = game.grid.hex_layout
+    game.shapes, game.shape_defs, game.legends, game.families = {}, {}, {}, {}
+    for shape in model.shapes:
+        game.legends[shape.name] = {s: exprs.compile(e) for s, e in shape.legend.items() if e is not None}
+        if shape.family is not None:
+            game.families[shape.name] = _family(game, shape, exprs.compile(shape.family), kind, layout)
+            continue
+        try:
+            compiled = shape_lib.make_shape(shape.name, shape.art, symmetry=shape.symmetry, kind=kind,
+                                            hex_layout=layout)
+        except ValueError as err:
+            raise PackError(f"bad shape art: {err}", code="E305", span=shape.art_node.span) from None
+        game.shapes[shape.name] = compiled
+        game.shape_defs[shape.name] = compiled
+        if not _placements(game.grid, compiled).placements:
+            where = shape.art_node.span if shape.art_node is not None else shape.span
+            game.warnings.append(Diagnostic("W306", f"shape `{shape.name}` can never fit on this board", where,
+                                            severity="warning"))
+
+
+def _family(game, shape, condition, kind, layout):
+    cache = {}
+    # a member wider than the board fits nowhere: sizes past it are refused, not built
+    largest = 2 * max(game.grid.width, game.grid.height)
+
+    def member(n):
+        if n not in cache:
+            if type(n) is not int or not 1 <= n <= largest:
+                raise RuleError(f"shape family `{shape.name}` has members of size 1 to {largest} on this board, "
+                                f"not {n!r}", shape.span)
+            ctx = Ctx(game, None)
+
+            def test(x, y, size):
+                ctx.env = {"x": x, "y": y, "n": size}
+                return bool(condition(ctx))
+            made = shape_lib.family_shape(f"{shape.name}({n})", test, n, kind, shape.symmetry)
+            cache[n] = made
+            game.shape_defs[made.name] = made
+            game.legends.setdefault(made.name, game.legends.get(shape.name, {}))
+        return cache[n]
+    return member
+
+
+def _face(node):
+    """A die face as stored in a state: a number or a name (never an object)."""
+    return node.value if type(node).__name__ == "Number" else getattr(node, "id", None)
+
+
+def _constant(exprs, node):
+    return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
+
+
+def _data(game, model):
+    """Plain tables that compiled closures look up (so they come first)."""
+    game.defines = {d.name: d for d in model.defines}
+    game.symbol_sets = {name: tuple(s for s, _ in items) for name, (items, _) in model.symbols.items()}
+    game.charts_ast = dict(model.charts)
+    game.dice_faces = {d.name: tuple(_face(f) for f in d.faces) for d in model.dice}
+    game.shape_dice = frozenset(d.name for d in model.dice
+                                if d.faces and all(_face(f) in model_shape_names(model) for f in d.faces))
+
+
+def model_shape_names(model):
+    return {s.name for s in model.shapes if s.family is None}
+
+
+def _components(game, model, exprs):
+    # a deck starts in the order its cards are declared, the first on top (a state keeps the top last)
+    game.decks = {d.name: tuple(reversed([card for node, count in d.cards
+                                          for card in [_constant(exprs, node)] * count]))
+                  for d in model.decks}
+    game.options = {o.name: o for o in model.options}
+    game.vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None) for v in model.vars]
+    game.private_vars = frozenset(v.name for v in model.player_vars if v.private)
+    game.player_vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None,
+                         tuple(exprs.compile(s) for s in v.per_seat)) for v in model.player_vars]
+    game.scoring = tuple((t.name, exprs.compile(t.expr), t.span) for t in model.scoring if t.expr is not None)
+    game.verdict = exprs.compile(model.verdict) if model.verdict is not None else None
+    game.evaluation_hint = exprs.compile(model.evaluate) if model.evaluate is not None else None
+    game.status = tuple((t.name, exprs.compile(t.expr), exprs.types.get(t.expr), t.expr)
+                        for t in model.status if t.expr is not None)
+    game.player_status = tuple((t.name, exprs.compile(t.expr), exprs.types.get(t.expr), t.expr)
+                               for t in model.player_status if t.expr is not None)
+
+
+def _actions(game, model, exprs, effects):
+    game.actions = {}
+    asking = asking_events(model.pieces)
+    for index, action in enumerate(model.actions):
+        game.actions[action.name] = CompiledAction(
+            name=action.name, index=index,
+            params=tuple((name, exprs.compile(domain)) for name, domain in action.params),
+            param_names=tuple(name for name, _ in action.params), param_nodes=action.params,
+            when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
+            when_at=_when_at(action),
+            effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
+            may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span,
+            whys={name: compile_why(exprs, why) for name, why in action.param_whys.items()},
+            when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
+                             for node, why in action.when_parts))
+    game.action_index = {name: a.index for name, a in game.actions.items()}
+    game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
+    game.move_texts = {}  # (action, values...) -> the move's text (moves.move_text)
+    types = game.pack.checked.types
+    game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
+                        for a in model.actions}
+
+
+def compile_why(exprs, why):
+    """A reason (`why:`) ready to be told: its literal texts, and a compiled expression for each `{...}`."""
+    if why is None:
+        return None
+    types = exprs.types
+    return tuple(part if isinstance(part, str) else (exprs.compile(part), types.get(part)) for part in why.parts)
+
+
+def _when_at(action) -> int:
+    """How many parameters must be chosen before `when` can be judged.
+
+    `when` is tested as early as it can be, so a condition that needs no
+    parameter guards the parameters' own lists (and saves their work).
+    """
+    if action.when is None:
+        return 0
+    used = _names_in(action.when)
+    needed = [i + 1 for i, (name, _) in enumerate(action.params) if name in used]
+    return max(needed, default=0)
+
+
+def _names_in(node) -> set:
+    import attrs as _attrs
+    found = set()
+    if type(node).__name__ == "Name":
+        found.add(node.id)
+    if _attrs.has(type(node)):
+        for field in _attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if _attrs.has(type(item)):
+                    found |= _names_in(item)
+    return found
+
+
+def _flow(game, model, exprs, effects):
+    flow = model.flow
+
+    def step(s, index):
+        # a `do` step with nothing to do (an empty `do: |`) does nothing, as an action without an effect
+        nothing = (lambda ctx: None) if s.kind == "do" else None
+        return CompiledStep(kind=s.kind, effect=effects.block(s.effect) if s.effect else nothing,
+                            actions=tuple(name for name, _ in s.actions),
+                            who=exprs.compile(s.who) if s.who is not None else None,
+                            repeat=s.repeat, required=s.required, span=s.span, index=index)
+    game.setup_steps = tuple(step(s, i) for i, s in enumerate(flow.setup))
+    game.round_steps = tuple(step(s, i) for i, s in enumerate(flow.round))
+    game.end = exprs.compile(flow.end)
+    game.end_span = flow.end.span
+    game.check_end = flow.end_check
+    game.max_rounds = flow.max_rounds
+    game.ranking = tuple(exprs.compile(t) for t in flow.ranking if t is not None)

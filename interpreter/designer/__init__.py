@@ -1,0 +1,1 @@
+"""The designer's tools: check with pack tests, rules references and rulebooks, starters, pictures."""

@@ -1,0 +1,280 @@
+"""Positions: a readable snapshot of boards and values, written in YAML.
+
+    board: |          # a shared board; or `boards: {P1: |..., P2: |...}`
+      X O .
+      . X .
+      . . O
+    vars: {named: wood}
+    player_vars: {P1: {stars: 1}}
+    points: {P1: [[bonus, 2]]}
+    dice: {black: bar}
+    round: 3
+    finished: [P2]
+
+A cell is `.` when empty, `-` when the board has no such cell, else the
+symbol of a piece kind, then optionally `:value` for each of its `variable`
+attributes, `[a,b]` for the pieces it holds and `+t` for each token on it
+(`.+t` is a token on an empty cell).
+"""
+
+from __future__ import annotations
+
+import re
+
+from boardrule.dsl.diagnostics import PackError
+from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
+from boardrule.interpreter.runtime import flow
+from boardrule.dsl.sections import MAX_ROUNDS
+from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, STR, SYM
+from boardrule.interpreter.runtime.values import PLAYERS
+
+_TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
+_SEAT = re.compile(r"^[Pp](\d{1,4})$")  # a longer number is no seat (and is never read as an int)
+
+
+class PositionError(PackError):
+    default_code = "E400"
+
+
+def parse_seat(text, span=None, seats=None) -> int:
+    match = _SEAT.match(str(text).strip())
+    if match is None or int(match.group(1)) < 1 or (seats is not None and int(match.group(1)) > seats):
+        raise PositionError(f"`{text}` is not a seat; write P1, P2, ...", span=span)
+    return int(match.group(1)) - 1
+
+
+def apply_position(game, state, node: MapNode) -> None:
+    """Overwrite `state` with the boards and values a position mapping gives."""
+    state.moves_cache.clear()  # the legal moves computed for the old boards no longer hold
+    flow.detach_snapshot(state)  # the snapshot shares the boards about to change
+    allowed = {"board", "boards", "vars", "player_vars", "points", "dice", "round", "finished"}
+    for key, _ in node.entries:
+        if key.value not in allowed:
+            raise PositionError(f"unknown key `{key.value}` in a position; expected one of: "
+                                + ", ".join(sorted(allowed)), span=key.span)
+    if node.get("board") is not None:
+        if not game.shared_board and len(state.players) > 1:
+            raise PositionError("each player has a board here: use `boards: {P1: ..., P2: ...}`",
+                                span=node.get("board").span)
+        _load_board(game, state, game.board_of_seat(state.players[0]), node.get("board"))
+    for seat_key, board_node in _mapping(node.get("boards")):
+        seat = parse_seat(seat_key.value, seat_key.span, state.seats)
+        _load_board(game, state, game.board_of_seat(seat), board_node)
+    for key, value in _mapping(node.get("vars")):
+        _set_var(game, state.vars, key, value, game.model.vars)
+    for seat_key, values in _mapping(node.get("player_vars")):
+        seat = parse_seat(seat_key.value, seat_key.span, state.seats)
+        for key, value in _mapping(values):
+            _set_var(game, state.pvars[seat], key, value, game.model.player_vars)
+    for seat_key, values in _mapping(node.get("points")):
+        seat = parse_seat(seat_key.value, seat_key.span, state.seats)
+        state.points[seat] = _points(values)
+    for key, value in _mapping(node.get("dice")):
+        state.dice[str(key.value)] = _die_face(game, key, value)
+    if node.get("round") is not None:
+        state.round = _whole_number(node.get("round"), "`round`", 0, MAX_ROUNDS)
+    if node.get("finished") is not None:
+        state.finished = [parse_seat(s.value, s.span, state.seats) for s in node.get("finished").items]
+
+
+def _mapping(node):
+    if node is None:
+        return ()
+    if not isinstance(node, MapNode):
+        raise PositionError("expected a mapping here", span=node.span)
+    return node.entries
+
+
+def _set_var(game, table, key, value, declared):
+    names = {v.name for v in declared}
+    if key.value not in names:
+        raise PositionError(f"`{key.value}` is not a declared variable", span=key.span)
+    symbols = game.pack.checked.symbols
+    kind = symbols.vars.get(key.value) or symbols.player_vars.get(key.value) or ANY
+    plain = to_plain(value)
+    _check_type(kind, plain, f"`{key.value}`", value.span)
+    table[str(key.value)] = _rule_value(plain)
+
+
+_PLAIN_TYPES = {NUM: (int,), BOOL: (bool,), SYM: (str,), STR: (str,), PLAYER: (str,)}
+
+
+def _check_type(kind, plain, what, span) -> None:
+    """Refuse a value that the variable's type does not hold (`none` fits any)."""
+    if plain is None or kind in (ANY, NONE):
+        return
+    if kind.is_list:
+        if not isinstance(plain, list):
+            raise PositionError(f"{what} holds a {kind}: write it as a list, like [a, b]", span=span)
+        for item in plain:
+            _check_type(kind.item or ANY, item, f"an item of {what}", span)
+        return
+    wanted = _PLAIN_TYPES.get(kind)
+    if wanted is None:
+        return  # cells, shapes and the like are read as the rules read them
+    if type(plain) not in wanted or (kind == PLAYER and not _SEAT.match(plain)):
+        shown = repr(plain) if not isinstance(plain, str) else f"`{plain}`"
+        raise PositionError(f"{what} holds a {kind}, and {shown[:60]} is not one"
+                            + ("; write whole numbers without `_`" if isinstance(plain, str) and "_" in plain
+                               else ""), span=span)
+
+
+def _whole_number(node, what, low, high) -> int:
+    value = node.value if isinstance(node, ScalarNode) else None
+    if type(value) is not int or not low <= value <= high:
+        raise PositionError(f"{what} is a whole number from {low} to {high:,}", span=node.span)
+    return value
+
+
+def _points(node) -> list:
+    """Recorded points: a list of [label, points] pairs."""
+    plain = to_plain(node)
+    pairs = plain if isinstance(plain, list) else None
+    if pairs is None or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                                and type(p[1]) is int for p in pairs):
+        raise PositionError("points are a list of [label, points] pairs, like [[bonus, 2]]", span=node.span)
+    return [[label, points] for label, points in pairs]
+
+
+def _die_face(game, key, node):
+    """A die's face in a position: a die of the pack, showing one of its faces."""
+    faces = game.dice_faces.get(key.value)
+    if faces is None:
+        raise PositionError(f"`{key.value}` is not a die of this pack", span=key.span)
+    face = to_plain(node)
+    if face not in faces:
+        listing = ", ".join(str(f) for f in faces)
+        raise PositionError(f"die `{key.value}` has no face `{face}`; its faces: {listing}", span=node.span)
+    return face
+
+
+def _rule_value(plain):
+    """A YAML value as the rules hold it: seats as players, lists as tuples (like `[a, b]` in a rule)."""
+    if isinstance(plain, list):
+        return tuple(_rule_value(item) for item in plain)
+    return PLAYERS[parse_seat(plain)] if isinstance(plain, str) and _SEAT.match(plain) else plain
+
+
+def _load_board(game, state, board, node):
+    if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
+        raise PositionError("a board is written as rows of cell symbols", span=node.span)
+    text = node.value
+    rows = [line for line in text.splitlines() if line.strip()]
+    grid = game.grid
+    if len(rows) != grid.height:
+        raise PositionError(f"the board has {grid.height} rows, this position gives {len(rows)}", span=node.span)
+    by_symbol = {symbol: kind for kind, symbol in game.symbols.items()}
+    for y, row in enumerate(rows):
+        tokens = row.split()
+        if len(tokens) != grid.width:
+            offset = text.find(row)
+            raise PositionError(f"row {y + 1} has {len(tokens)} cells; the board is {grid.width} wide",
+                                span=node.span_of(offset, offset + len(row)))
+        for x, token in enumerate(tokens):
+            _load_cell(game, state, board, x, y, token, by_symbol, node, text, row)
+
+
+def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
+    cell = game.grid.at(x, y)
+    if token == "-":
+        if cell is not None:
+            raise PositionError(f"{game.grid.name(cell)} is on the board; `-` marks a missing cell", span=node.span)
+        return
+    if cell is None:
+        raise PositionError(f"there is no cell at column {x + 1}, row {y + 1}; write `-`", span=node.span)
+    match = _TOKEN.match(token)
+    symbol = match.group("sym") if match else token
+    if match is None or (symbol != "." and symbol not in by_symbol):
+        choices = ", ".join(sorted(by_symbol))
+        offset = text.find(row) + row.find(token)
+        raise PositionError(f"`{token}` is not a piece symbol of this pack (symbols: {choices})",
+                            span=node.span_of(offset, offset + len(token)))
+    _clear_cell(state, board, cell)  # the position gives the whole cell: `.` empties it
+    if symbol != ".":
+        kind = by_symbol[symbol]
+        state.kind[board][cell] = kind
+        values = (match.group("attrs") or "").split(":") if match.group("attrs") else []
+        variable = _variable_attributes(game, kind)
+        if values:
+            state.attrs[board][cell] = dict(zip(variable, values))
+        if match.group("held"):
+            state.held[board][cell] = tuple(by_symbol.get(h.strip(), h.strip())
+                                            for h in match.group("held").split(",") if h.strip())
+    if match.group("tokens"):
+        state.tokens[board][cell] = tuple(by_symbol.get(t, t) for t in match.group("tokens").split("+") if t)
+
+
+def _clear_cell(state, board, cell):
+    """Nothing on a cell: no piece, attributes, held pieces, tokens or owner (what setup put there goes)."""
+    state.kind[board][cell] = None
+    state.owner[board][cell] = None
+    for table in (state.attrs, state.held, state.tokens):
+        table[board].pop(cell, None)
+
+
+def _variable_attributes(game, kind):
+    for piece in game.model.pieces:
+        if piece.name == kind:
+            return piece.variable
+    return ()
+
+
+def board_rows(game, state, board) -> list:
+    """The board as rows of cell tokens, the inverse of a position's board."""
+    grid = game.grid
+    rows = []
+    for y in range(grid.height):
+        tokens = []
+        for x in range(grid.width):
+            cell = grid.at(x, y)
+            tokens.append("-" if cell is None else cell_token(game, state, board, cell))
+        rows.append(tokens)
+    return rows
+
+
+def cell_token(game, state, board, cell) -> str:
+    kind = state.kind[board][cell]
+    token = "." if kind is None else game.symbols[kind]
+    extra = state.attrs[board].get(cell)
+    if extra and kind is not None:
+        token += "".join(":" + str(extra.get(a)) for a in _variable_attributes(game, kind))
+    held = state.held[board].get(cell)
+    if held:
+        token += "[" + ",".join(game.symbols.get(h, h) for h in held) + "]"
+    for t in state.tokens[board].get(cell, ()):
+        token += "+" + game.symbols.get(t, t)
+    return token
+
+
+def position_dict(game, state) -> dict:
+    """A position mapping (plain data) for the whole state."""
+    def text(board):
+        rows = board_rows(game, state, board)
+        width = max((len(t) for row in rows for t in row), default=1)
+        return "\n".join(" ".join(t.ljust(width) for t in row).rstrip() for row in rows) + "\n"
+    out = {}
+    if game.shared_board:
+        out["board"] = text(0)
+    else:
+        out["boards"] = {repr(PLAYERS[s]): text(game.board_of_seat(s)) for s in state.players}
+    if state.vars:
+        out["vars"] = {k: _plain(v) for k, v in state.vars.items()}
+    if any(state.pvars):
+        out["player_vars"] = {repr(PLAYERS[s]): {k: _plain(v) for k, v in state.pvars[s].items()}
+                              for s in state.players}
+    if any(state.points):
+        out["points"] = {repr(PLAYERS[s]): state.points[s] for s in state.players if state.points[s]}
+    if state.dice:
+        out["dice"] = dict(state.dice)
+    out["round"] = state.round
+    if state.finished:
+        out["finished"] = [repr(PLAYERS[s]) for s in state.finished]
+    return out
+
+
+def _plain(value):
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if type(value).__name__ == "Player":
+        return repr(value)
+    return value
