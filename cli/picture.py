@@ -31,7 +31,7 @@ def render(pack, source, fmt, output, step, player, players, options, color):
     from boardrule.cli.commands import parse_options
     from boardrule.cli.render import color_default, picture_text
     from boardrule.interpreter import api
-    from boardrule.interpreter.designer import picture as pictures
+    from boardrule.interpreter.runtime import picture as pictures
     from boardrule.interpreter.records.positions import parse_seat
     fmt = fmt or _format_of(output)
     if fmt == "png" and not output:

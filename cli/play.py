@@ -25,7 +25,7 @@ from boardrule.interpreter import agents, api
 from boardrule.interpreter.runtime import flow, reasons, views
 from boardrule.interpreter.records import gamelog, timeline
 from boardrule.interpreter.designer import rulesdoc
-from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime import picture as pictures
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.runtime.budget import Meter
 from boardrule.interpreter.runtime.moves import move_label

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime import picture as pictures
 from boardrule.interpreter.runtime.geometry import column_letters
 
 

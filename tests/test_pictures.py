@@ -25,7 +25,7 @@ from boardrule.dsl.extends import bundled_pack_names
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter import api
 from boardrule.interpreter.runtime import flow
-from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime import picture as pictures
 from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.runtime.geometry import column_letters, make_grid
 

@@ -11,7 +11,7 @@ from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter import api
 from boardrule.interpreter.runtime import flow
-from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime import picture as pictures
 from boardrule.interpreter.compiler.game import compile_game
 
 PACK = """

@@ -23,7 +23,7 @@ from boardrule.cli.main import cli  # noqa: E402
 from boardrule.cli.web.app import make_app  # noqa: E402
 from boardrule.interpreter import api  # noqa: E402
 from boardrule.interpreter.designer.check import check_pack  # noqa: E402
-from boardrule.interpreter.designer import picture as pictures  # noqa: E402
+from boardrule.interpreter.runtime import picture as pictures  # noqa: E402
 import boardrule.cli.commands  # noqa: E402,F401  (registers the commands)
 import boardrule.cli.serve  # noqa: E402,F401
 

@@ -23,7 +23,7 @@ from boardrule.dsl.diagnostics import BoardruleError, SaveError, UsageError
 from boardrule.interpreter import agents, api
 from boardrule.interpreter.runtime import flow, reasons, views
 from boardrule.interpreter.records import gamelog, timeline
-from boardrule.interpreter.designer import picture as pictures
+from boardrule.interpreter.runtime import picture as pictures
 from boardrule.interpreter.runtime.budget import Meter
 from boardrule.interpreter.runtime.values import RuleError
 

@@ -133,7 +133,7 @@ def _drawing(art: str, grid) -> str:
 
 def _board_drawing(game, draw, state) -> str:
     from boardrule.interpreter.runtime import flow
-    from boardrule.interpreter.designer.picture import picture
+    from boardrule.interpreter.runtime.picture import picture
     if state is None:
         state = flow.initial_state(game, game.players_range[0], seed=0)
     pic = picture(game, state, viewer=state.players[0], seats=(state.players[0],))

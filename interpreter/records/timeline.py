@@ -134,7 +134,7 @@ def _between(game, before, after, seat):
 
 def _sight(game, state, viewer):
     """What `viewer` sees of `state`: the picture of their view, and the log they may read."""
-    from boardrule.interpreter.designer import picture as pictures
+    from boardrule.interpreter.runtime import picture as pictures
     from boardrule.interpreter.runtime.views import view
     seen = view(game, state, viewer)
     return pictures.picture(game, state, viewer), tuple(tuple(map(str, entry)) for entry in seen.log)

@@ -212,5 +212,5 @@ def _said(game, value) -> str:
 
 
 def _value_text(value) -> str:
-    from boardrule.interpreter.designer.picture import value_text
+    from boardrule.interpreter.runtime.picture import value_text
     return value_text(value)
