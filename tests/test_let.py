@@ -18,6 +18,8 @@ pieces:
   stone: {{symbol: S}}
 vars:
   total: 0
+player_vars:
+  wins: 0
 define:
   twice(n): let n = n + n in n
 actions:
@@ -74,3 +76,13 @@ def test_the_value_of_let_is_a_term_and_the_error_says_so():
     diagnostic = err.value.diagnostics[0]
     assert diagnostic.code == "E133" and "in parentheses" in diagnostic.hint
     assert parse_fragment("let free = (cells where empty) in count(free)", "expr", file="x").name == "free"
+
+
+def test_a_let_names_any_player_whose_variable_an_effect_sets():
+    game = game_with("""
+        place stone at cell
+        let richest = sort(players, by = -it.score)[0]
+        richest.total_won += 1
+    """.replace("total_won", "wins"))
+    state = flow.play_text(game, flow.initial_state(game, 1, seed=0), 0, "play A1")
+    assert state.pvars[0]["wins"] == 1
