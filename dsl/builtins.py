@@ -94,6 +94,8 @@ FUNCTIONS = {
                 keywords=(("by", ANY),)),
     "first": sig([list_of(ANY)], ANY, "the first element of a list, or none if it is empty"),
     "last": sig([list_of(ANY)], ANY, "the last element of a list, or none if it is empty"),
+    "rotated": sig([list_of(ANY), NUM], list_of(ANY), "the list turned n places: its first n elements moved "
+                   "to its end (negative n: from the end to the front), as an order of play passes on"),
     "index_of": sig([list_of(ANY), ANY], NUM, "the position of a value in a list, from 0, or none if it is not there"),
     "can": sig([PLAYER, SYM], BOOL, "whether a player has a legal move of an action now, as if it were "
                "theirs to make: can(p, place)"),

@@ -374,6 +374,8 @@ class Checker:
             self.error("E216", "`choose(...)` leaves a choice to the scoring: it belongs in a piece's `marks:`",
                        node, "to ask the player, use the statement `choose x from LIST { ... }` in an effect")
         result = self.call_args(node, scope, signature)
+        if node.func == "rotated" and node.args:  # the same list, turned
+            return self.out.types.get(node.args[0], result)
         if node.func == "cards" and len(node.args) == 1:
             return list_of(self.card_type(node.args[0]))
         return result

@@ -68,6 +68,8 @@ def test_indices_from_the_end_slices_and_positions():
     assert evaluate("index_of([4, 5, 6], 6)") == 2 and evaluate("index_of([4, 5, 6], 7)") is None
     assert evaluate("first([])") is None and evaluate("last([7, 8])") == 8
     assert evaluate("[x * x for x in 1..3]") == (1, 4, 9)
+    assert evaluate("rotated([1, 2, 3, 4], 1)") == (2, 3, 4, 1) and evaluate("rotated([1, 2, 3], -4)") == (3, 1, 2)
+    assert evaluate("rotated([], 2)") == ()
 
 
 def test_an_index_beyond_either_end_is_a_rule_error():

@@ -80,4 +80,18 @@ def positions(items, low, high):
     return tuple(items[low:high + 1]) if high >= low else ()
 
 
-FUNCTIONS = {"sort": _sort, "first": _first, "last": _last, "index_of": _index_of}
+def turned(items, n):
+    """`rotated(L, n)`: the first n elements moved to the end (n taken modulo the length)."""
+    items = tuple(items)
+    if not items:
+        return ()
+    n %= len(items)
+    return items[n:] + items[:n]
+
+
+def _rotated(compiler, node, args, kwargs):
+    source, count = args
+    return lambda ctx: turned(source(ctx), count(ctx))
+
+
+FUNCTIONS = {"sort": _sort, "first": _first, "last": _last, "index_of": _index_of, "rotated": _rotated}
