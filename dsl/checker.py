@@ -640,14 +640,15 @@ class Checker:
                 return self.sym.player_vars[target.name]
             names = sorted(set(self.sym.vars) | set(self.sym.player_vars))
         else:
+            held = target.owner not in scope.locals and target.owner in self.sym.vars  # a player kept in a variable
             owner_type = scope.locals.get(target.owner) if target.owner in scope.locals else (
-                PLAYER if target.owner in ("me", "left", "right") else None)
+                PLAYER if target.owner in ("me", "left", "right") else self.sym.vars.get(target.owner))
             if owner_type not in (PLAYER, ANY):
                 self.error("E207", f"`{target.owner}` is not a player, so `{target.owner}.{target.name}` "
                                    "cannot be set", target)
                 return ANY
             if target.name in self.sym.player_vars:
-                self.out.resolved[target] = ("player_var", target.owner)
+                self.out.resolved[target] = ("held_player_var" if held else "player_var", target.owner)
                 return self.sym.player_vars[target.name]
             names = sorted(self.sym.player_vars)
         hint = did_you_mean(target.name, names)
@@ -689,7 +690,10 @@ class Checker:
         t = self.expr(source, scope)
         if not t.is_list and t != ANY:
             self.error("E212", f"`{what}` needs a list, but this is a {t}", source)
-        self.block(body, scope.bind(var, item_type(t)))
+        inner = scope.bind(var, item_type(t))
+        if what == "for" and item_type(t) == PLAYER:  # looping over players makes each one `me` (effects.py)
+            inner = attrs.evolve(inner, me=True)
+        self.block(body, inner)
 
     def s_For(self, node, scope):
         self._loop(node.var, node.source, node.body, scope, "for")

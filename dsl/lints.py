@@ -139,6 +139,8 @@ class _Lints:
             found = self.resolution(node)
             if isinstance(node, (ast.Target, ast.Rotate)):
                 refs.add(("var", node.name))
+                if isinstance(node, ast.Target) and node.owner:
+                    refs.add(("var", node.owner))  # `mover.buttons`: the variable that holds the player is read
                 continue
             elif isinstance(node, ast.ChartName):
                 refs.add(("chart", node.id))

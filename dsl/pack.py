@@ -58,9 +58,10 @@ def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None 
 
 def _finish(tree: PackTree, sources: SourceStore, content_hash: str) -> Pack:
     bag = DiagnosticBag()
-    model = named_effects.attach(read_pack(tree.root, bag, tree.files, tree.inherited_tests), bag)
+    model = read_pack(tree.root, bag, tree.files, tree.inherited_tests)
     if not _only_unknown_sections(bag, model):  # an unknown top-level key alone: the rest is checked too
         _raise_pointing_home(bag, tree, sources)
+    model = named_effects.attach(model, bag)  # its errors are told with the checker's
     try:
         checked = check_pack(model, bag, tree.removed)
     except RecursionError:

@@ -463,3 +463,37 @@ def test_a_do_step_with_nothing_to_do_does_nothing():
     assert len(legal_moves(game, state, 0)) == 2  # the setup after the empty step placed the stones
     state = play_text(game, state, 0, "take C3")
     assert len(legal_moves(game, state, 0)) == 1  # and the round's empty step let the next turn come
+
+
+HELD = """\
+game: {id: held, name: Held, players: 2}
+board: {grid: square 3 x 1, shared: true}
+pieces:
+  stone: {symbol: S}
+vars:
+  mover: none
+player_vars:
+  buttons: 0
+actions:
+  go:
+    params: {cell: cells where empty}
+    effect: |
+      place stone at cell
+      set mover = me
+      mover.buttons += 2
+flow:
+  round:
+    - turns: [go]
+    - do: for p in players { score p.buttons as "buttons" }
+  end: none(cells, empty)
+"""
+
+
+def test_a_player_held_in_a_variable_has_variables_to_set_and_a_loop_over_players_scores_in_a_do_step():
+    # once refused: `mover` "is not a player" (E207), and `score` in a `for` over players needed a player (E208)
+    game = compile_game(load_pack_text(HELD, "held.pack"))
+    state = initial_state(game, 2, seed=0)
+    for seat, cell in ((0, "A1"), (1, "B1")):
+        state = play_text(game, state, seat, f"go {cell}")
+    assert [v["buttons"] for v in state.pvars] == [2, 2]
+    assert state.points[0] == [["buttons", 2]] and state.points[1] == [["buttons", 2]]

@@ -204,6 +204,13 @@ class EffectCompiler:
         name = target.name
         if kind == "global":
             return lambda ctx: ctx.state.vars, name
+        if kind == "held_player_var":  # `mover.buttons`: the player a variable holds
+            def held_player(ctx):
+                player = ctx.state.vars[owner]
+                if player is None:
+                    raise RuleError(f"`{owner}` holds no player, so `{owner}.{name}` cannot be set", target.span)
+                return ctx.state.pvars[player]
+            return held_player, name
         if owner is None:
             return lambda ctx: ctx.state.pvars[ctx.me], name
         if owner in ("me", "left", "right"):
