@@ -74,3 +74,40 @@ def test_a_dot_in_a_test_position_empties_a_cell_setup_filled():
     # positions were once laid over setup's board, so `.` left a setup piece in place
     game = compile_game(load_pack_text(SETUP_PLACES, "setup.pack"))
     assert run_tests(game) == []
+
+
+NAMES_PACK = """\
+game: {id: names, players: 2}
+board: {grid: square 2 x 1, shared: true}
+symbols:
+  cards: [p02, p1, pawn]
+vars:
+  drawn: none
+  holder: none
+actions:
+  pass_on: {effect: set drawn = drawn}
+flow:
+  round:
+    - turns: [pass_on]
+  end: "false"
+tests:
+  - name: a name that looks like a seat is a name; P2 is the second seat
+    position:
+      vars: {drawn: p02, holder: P2}
+    expect:
+      vars: {drawn: p02, holder: P2}
+"""
+
+
+def test_a_name_like_p02_in_a_position_is_a_name_not_a_seat():
+    # regression: `[Pp]\\d+` read `p02` (and `p1`) as a seat, so `drawn` held a player
+    from boardrule.dsl.loader import load_yaml_text
+    from boardrule.interpreter.records.positions import apply_position
+    from boardrule.interpreter.runtime import flow
+    from boardrule.interpreter.runtime.values import PLAYERS
+    game = compile_game(load_pack_text(NAMES_PACK, "names.pack"))
+    assert run_tests(game) == []
+    state = flow.initial_state(game, 2, seed=0)
+    apply_position(game, state, load_yaml_text("vars: {drawn: p02, holder: P2}", "position.yaml"))
+    assert type(state.vars["drawn"]) is str and state.vars["drawn"] == "p02"
+    assert state.vars["holder"] is PLAYERS[1]

@@ -29,7 +29,7 @@ from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, STR, SYM
 from boardrule.interpreter.runtime.values import PLAYERS
 
 _TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
-_SEAT = re.compile(r"^[Pp](\d{1,4})$")  # a longer number is no seat (and is never read as an int)
+_SEAT = re.compile(r"^P([1-9][0-9]{0,3})$")  # P1, P2...: `p02`, `P0` or a longer number is no seat
 
 
 class PositionError(PackError):
