@@ -20,6 +20,7 @@ Example::
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -101,6 +102,23 @@ class SourceStore:
         self._read_disk = read_disk
         self._texts: dict[str, str | None] = {}
         self._lines: dict[str, list[str]] = {}
+        self._buffers: dict[str, str] = {}
+
+    def set_buffer(self, file: str, text: str) -> None:
+        """Read ``file`` as ``text`` instead of from disk, when loading packs too: an editor's
+        unsaved buffer (the language server, cli/lsp.py).
+
+        >>> s = SourceStore()
+        >>> s.set_buffer("/tmp/a.pack", "game: {}")
+        >>> s.buffer("/tmp/../tmp/a.pack")
+        'game: {}'
+        """
+        self._buffers[os.path.abspath(file)] = text
+        self.add(file, text)
+
+    def buffer(self, file: str) -> str | None:
+        """The editor's text of ``file`` (set_buffer), or None: then the file on disk counts."""
+        return self._buffers.get(os.path.abspath(file)) if self._buffers else None
 
     def add(self, file: str, text: str) -> None:
         """Remember ``text`` as the content of ``file`` (replacing any old one)."""

@@ -628,6 +628,9 @@ def load_yaml_file(path: str | os.PathLike, sources: SourceStore | None = None) 
     boardrule.dsl.diagnostics.PackError: error[E104]: cannot read `/no/such.pack`: No such file ...
     """
     file = os.fspath(path)
+    buffer = sources.buffer(file) if sources is not None else None
+    if buffer is not None:  # an editor's unsaved text of the file
+        return load_yaml_text(buffer, file, sources)
     try:
         with open(path, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size

@@ -1,0 +1,190 @@
+"""`boardrule lsp` driven by a real LSP client over stdio (pytest-lsp): diagnostics as `check`
+gives them, tests on save, hover, go to definition and completion, across `extends:`."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest_lsp = pytest.importorskip("pytest_lsp")
+
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+from boardrule.dsl.diagnostics import SourceStore  # noqa: E402
+from boardrule.dsl.packpath import bundled_dir  # noqa: E402
+from boardrule.interpreter.check import check_pack  # noqa: E402
+
+SERVER = [sys.executable, "-c", "from boardrule.cli.main import main; main()", "lsp"]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _copy(tmp_path: Path, name: str, edit=None) -> Path:
+    text = (bundled_dir() / f"{name}.pack").read_text()
+    path = tmp_path / f"{name}.pack"
+    path.write_text(edit(text) if edit else text)
+    return path
+
+
+async def _diagnostics_of(client: LanguageClient, uri: str) -> list:
+    while True:
+        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri:
+            return list(params.diagnostics)
+
+
+def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="yaml", version=1, text=path.read_text() if text is None else text)))
+    return uri
+
+
+def _replace_all(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        [types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def _where(text: str, needle: str, offset: int = 0) -> types.Position:
+    """The LSP position (0-based) of the first `needle` in `text`, `offset` characters in."""
+    index = text.index(needle) + offset
+    line = text.count("\n", 0, index)
+    return types.Position(line, index - (text.rfind("\n", 0, index) + 1))
+
+
+MISSPELT = ("fits(diagonal, cells where kind == p.mark)", "fits(diagnal, cells where kind == p.mark)")
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_as_typed_are_checks_codes_places_and_hints(client, tmp_path):
+    path = _copy(tmp_path, "tictactoe", lambda t: t.replace(*MISSPELT))
+    uri = _open(client, path)
+    found = await _diagnostics_of(client, uri)
+    expected = [d for d in check_pack(path, SourceStore(), run_pack_tests=False).findings()]
+    assert [d.code for d in found] == [d.code for d in expected] == ["E201"]
+    diag, want = found[0], expected[0]
+    assert (diag.range.start.line + 1, diag.range.start.character + 1) == (want.span.line, want.span.col)
+    assert (diag.range.end.line + 1, diag.range.end.character + 1) == (want.span.end_line, want.span.end_col)
+    assert diag.message == f"{want.message}\nhelp: {want.hint}" and "diagonal" in want.hint
+    assert diag.severity == types.DiagnosticSeverity.Error and diag.source == "boardrule"
+
+    fixed = path.read_text().replace(*reversed(MISSPELT))  # typed, not saved: the buffer counts
+    _replace_all(client, uri, 2, fixed)
+    assert await _diagnostics_of(client, uri) == []
+
+
+@pytest.mark.asyncio
+async def test_the_packs_tests_run_on_save(client, tmp_path):
+    wrong = lambda t: t.replace("      score: {P1: 1, P2: 0}\n", "      score: {P1: 0, P2: 1}\n", 1)  # noqa: E731
+    path = _copy(tmp_path, "tictactoe", wrong)
+    uri = _open(client, path)
+    assert await _diagnostics_of(client, uri) == []  # typing: no tests
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri=uri)))
+    found = await _diagnostics_of(client, uri)
+    expected = check_pack(path, SourceStore()).findings()
+    assert [d.code for d in found] == [d.code for d in expected] and found and found[0].code.startswith("E7")
+    assert [d.range.start.line + 1 for d in found] == [d.span.line for d in expected]
+
+
+@pytest.mark.asyncio
+async def test_an_error_the_variant_causes_in_its_base_is_reported_home(client, tmp_path):
+    shutil.copy(bundled_dir() / "tinytowns.pack", tmp_path / "tinytowns.pack")
+    path = _copy(tmp_path, "villagers", lambda t: t.replace("extends: tinytowns", "extends: tinytowns.pack")
+                 .replace("  open_squares: if tiny_tears then", "  open_square: if tiny_tears then"))
+    uri = _open(client, path)
+    found = await _diagnostics_of(client, uri)
+    expected = check_pack(path, SourceStore(), run_pack_tests=False).findings()
+    assert [d.code for d in found if d.severity == types.DiagnosticSeverity.Error] == \
+        [d.code for d in expected if d.severity == "error" and d.span.file == str(path)]
+    assert found, "the variant's own file gets the diagnostics it causes"
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_the_manual_for_builtins_and_the_packs_doc_for_entries(client, tmp_path):
+    path = _copy(tmp_path, "tictactoe")
+    text = path.read_text()
+    uri = _open(client, path)
+    await _diagnostics_of(client, uri)
+    fits = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri=uri), _where(text, "fits(line", 1)))
+    assert "fits(SHAPE, CELLS)" in fits.contents.value  # docs/language.md's own words
+    assert "# => true" in fits.contents.value
+    play = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri=uri), _where(text, "- turns: [play]", len("- turns: ["))))
+    assert "Mark an empty cell of the grid." in play.contents.value  # the action's `doc:`
+    mark = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri=uri), _where(text, "place me.mark", len("place me.m"))))
+    assert "player variable" in mark.contents.value and "per_seat: [x, o]" in mark.contents.value
+
+
+@pytest.mark.asyncio
+async def test_go_to_definition_finds_shapes_definitions_and_base_entries(client, tmp_path):
+    path = _copy(tmp_path, "tictactoe")
+    text = path.read_text()
+    uri = _open(client, path)
+    await _diagnostics_of(client, uri)
+    shape = await client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri=uri), _where(text, "fits(diagonal", len("fits(d"))))
+    assert shape.uri == uri and shape.range.start == _where(text, "  diagonal:", 2)
+    won = await client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri=uri), _where(text, "won(me)", 1)))
+    assert won.range.start == _where(text, "  won(p):", 2)
+
+    shutil.copy(bundled_dir() / "tinytowns.pack", tmp_path / "tinytowns.pack")
+    variant = _copy(tmp_path, "villagers", lambda t: t.replace("extends: tinytowns", "extends: tinytowns.pack"))
+    vtext, base = variant.read_text(), (tmp_path / "tinytowns.pack").read_text()
+    vuri = _open(client, variant)
+    await _diagnostics_of(client, vuri)
+    entry = await client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri=vuri), _where(vtext, "  open_squares: if", 3)))
+    assert entry.uri == (tmp_path / "tinytowns.pack").as_uri()
+    assert entry.range.start == _where(base, "  open_squares:", 2)
+    inherited = await client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri=vuri), _where(vtext, "kind == trading_post", len("kind == t"))))
+    assert inherited.uri == entry.uri and inherited.range.start == _where(base, "  trading_post:", 2)
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_the_names_in_scope(client, tmp_path):
+    path = _copy(tmp_path, "tictactoe")
+    text = path.read_text()
+    uri = _open(client, path)
+    await _diagnostics_of(client, uri)
+    typed = text.replace("  won(p): fits(line,", "  won(p): di fits(line,")
+    _replace_all(client, uri, 2, typed)
+    found = await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri=uri), _where(typed, "won(p): di", len("won(p): di"))))
+    labels = {item.label for item in found.items}
+    assert {"diagonal", "distance", "distinct", "directions"} <= labels and "fits" not in labels
+    param = await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri=uri), _where(typed, "won(p): di", len("won(p): "))))
+    assert "p" in {item.label for item in param.items}  # the definition's parameter
+    dotted = await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri=uri), _where(typed, "p.mark)", 2)))
+    assert {"mark", "score", "seat"} <= {item.label for item in dotted.items}
+
+
+def test_without_the_extra_lsp_is_a_usage_error_naming_the_pip_command(monkeypatch):
+    from click.testing import CliRunner
+
+    from boardrule.cli.main import cli, main  # noqa: F401
+    import boardrule.cli.designer  # noqa: F401  (registers lsp)
+
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    monkeypatch.delitem(sys.modules, "boardrule.cli.lsp", raising=False)
+    for name in [n for n in sys.modules if n.startswith("pygls.")]:
+        monkeypatch.delitem(sys.modules, name)
+    result = CliRunner().invoke(cli, ["lsp"])
+    assert result.exit_code == 2
+    assert "pip install 'boardrule[lsp]'" in result.output and "pygls" in result.output
