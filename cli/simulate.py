@@ -9,7 +9,6 @@ import time
 import click
 
 from boardrule.cli.main import PACK, cli
-from boardrule.dsl.diagnostics import UsageError
 
 
 class ProgressBar:
@@ -56,6 +55,7 @@ def _duration(seconds) -> str:
 
 
 def _options(pairs) -> dict:
+    from boardrule.dsl.diagnostics import UsageError
     options = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -107,6 +107,7 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
     The report goes to stdout, the progress bar to stderr. Exit status: 0 done,
     1 a rule of the pack failed during a game, 2 a usage error.
     """
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.interpreter.lab import simulate as run_simulation
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}", code="E001")
@@ -158,6 +159,7 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
 
 def _agent_names(seats: str) -> tuple:
     """The agents named by --seats, each checked now (an unknown one is a usage error)."""
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.interpreter.agents import make_agent
     names = tuple(dict.fromkeys(name.strip() for name in seats.split(",") if name.strip()))
     if not names:
@@ -185,6 +187,7 @@ def bench(packs, fmt, seconds, games, repeats, players, options, seats):
     interpreter importing boardrule and opening the pack), with the engine
     version, pack hashes, Python and CPU. Figures are printed, never judged.
     """
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.dsl.packpath import bundled_pack_names, find_pack
     from boardrule.interpreter.bench import bench as run_bench
     for pack in packs:

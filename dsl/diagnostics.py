@@ -19,7 +19,6 @@ Example::
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -27,6 +26,9 @@ from pathlib import Path
 from typing import Literal
 
 import attrs
+
+from boardrule.dsl.records import frozen
+
 
 Severity = Literal["error", "warning"]
 
@@ -46,7 +48,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-@attrs.frozen
+@frozen
 class Span:
     """A region of a source file; all numbers 1-based, ``end_col`` exclusive.
 
@@ -69,7 +71,7 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@attrs.frozen
+@frozen
 class Diagnostic:
     """One problem: ``Diagnostic("E201", "unknown name `x`", span, hint="...")``."""
 
@@ -295,6 +297,7 @@ def closest(name: str, candidates: Iterable[object]) -> str | None:
     """
     pool = sorted({str(c) for c in candidates} - {name})
     folded = [c for c in pool if c.lower() == name.lower()]
+    import difflib  # only when a name is wrong: `check` of a clean pack never needs it
     best = folded or difflib.get_close_matches(name, pool, n=1, cutoff=0.75)
     return best[0] if best else None
 

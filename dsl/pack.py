@@ -21,10 +21,11 @@ from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Spa
 from boardrule.dsl.extends import ENTRY_SECTIONS, PackTree, load_pack_tree
 from boardrule.dsl.loader import load_yaml_text
 from boardrule.dsl.model import PackModel
+from boardrule.dsl.records import frozen
 from boardrule.dsl.sections import read_pack
 
 
-@attrs.frozen
+@frozen
 class Pack:
     model: PackModel
     checked: Checked
