@@ -92,10 +92,13 @@ def _options(pairs) -> dict:
               help="text: tables; json: the whole report; csv: one row per game and seat, a column per term.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
               help="Also draw score histograms and term bars to FILE (.png or .svg; needs boardrule[plot]).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
+              help="Also write the report as one self-contained HTML page with its charts (inline SVG: "
+                   "matplotlib's when installed, else plain SVG).")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr (default: when stderr is a terminal).")
 def simulate(pack, games, seats, players, seed, options, duplicate, compare, jobs, backend, address, fmt, plot,
-             progress):
+             report_path, progress):
     """Simulate many games of PACK between agents and report scores, wins and where points come from.
 
     \b
@@ -118,6 +121,8 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
     if plot is not None:
         from boardrule.cli.plots import check_plot_target
         check_plot_target(plot)
+    if report_path is not None and not report_path.lower().endswith((".html", ".htm")):
+        raise UsageError(f"--report writes an HTML page: name the file *.html, not `{report_path}`", code="E001")
     if backend == "dask":
         try:
             import distributed  # noqa: F401
@@ -155,6 +160,19 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
         from boardrule.cli.plots import plot_report
         plot_report(report, result.records, plot)
         click.echo(f"plot written to {plot}", err=True)
+    if report_path is not None:
+        _write_page(report, result.records, report_path)
+
+
+def _write_page(report, records, path) -> None:
+    from boardrule.dsl.diagnostics import UsageError
+    from boardrule.interpreter.simhtml import report_page
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(report_page(report, records))
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}", code="E001") from None
+    click.echo(f"report written to {path}", err=True)
 
 
 def _agent_names(seats: str) -> tuple:
