@@ -26,7 +26,7 @@ from boardrule.dsl.checker import check_pack
 from boardrule.dsl.diagnostics import BoardruleError, DiagnosticBag, SourceStore, Span
 from boardrule.dsl.extends import ENTRY_SECTIONS, load_pack_tree
 from boardrule.dsl.langdocs import builtin_docs
-from boardrule.dsl.loader import MapNode, ScalarNode
+from boardrule.dsl.loader import MapNode, ScalarNode, load_yaml_text
 from boardrule.dsl.packpath import bundled_dir
 from boardrule.dsl.sections import read_pack
 from boardrule.dsl.symbols import SymbolTable, build_symbols
@@ -136,7 +136,22 @@ class PackView:
                     found.append(Reference(span, "action", name))
         for section, key, _ in self.entries():
             found.append(Reference(key.span, "entry", self._entry_name(section, key), key, section))
+        base = self._extends_value()
+        if base is not None and len(self.tree.files) > 1:
+            found.append(Reference(base.span, "extends", self.tree.files[-2]))
         return found
+
+    def _extends_value(self):
+        """The node of the pack's own `extends:` value (the merged tree has none), or None."""
+        text = self.sources.text(self.home)
+        if text is None:
+            return None
+        try:
+            root = load_yaml_text(text, self.home)
+        except BoardruleError:
+            return None
+        node = root.get("extends")
+        return node if isinstance(node, ScalarNode) else None
 
     def entries(self):
         """(section, key node, value node) for every named entry of the merged pack."""
@@ -176,6 +191,8 @@ class PackView:
     def definition(self, ref: Reference) -> Span | None:
         """Where the thing a reference names is declared: a definition, a piece, a shape,
         a region...; for an entry that replaces a base entry, the base's entry."""
+        if ref.kind == "extends":  # the base pack's file
+            return Span.point(ref.name, 1, 1)
         if ref.kind == "entry":
             for shadow in self.tree.shadows:
                 if shadow.base_key is not None and shadow.key.span == ref.span:
@@ -204,6 +221,8 @@ class PackView:
         kind, name = ref.kind, ref.name
         if kind == "entry":
             return self._entry_hover(ref.section, name)
+        if kind == "extends":
+            return f"**extends** `{name}`: this pack is that pack with the changes written here"
         if kind == "function":
             signature = FUNCTIONS[name]
             return _builtin(f"{name}({', '.join(str(p) for p in signature.params)})", signature.doc, name)

@@ -87,3 +87,6 @@ def test_a_variants_entry_that_replaces_a_base_entry_leads_to_it():
     text = (bundled_dir() / "villagers.pack").read_text()
     span = view.definition_at(*_place(text, "  open_squares: if", 3))
     assert span.file.endswith("tinytowns.pack")
+    base = view.definition_at(*_place(text, "extends: tinytowns", len("extends: t")))
+    assert base.file == view.tree.files[0] and base.file.endswith("tinytowns.pack") and base.line == 1
+    assert "tinytowns.pack" in view.hover_at(*_place(text, "extends: tinytowns", len("extends: t")))
