@@ -7,6 +7,9 @@ definitions and completions come from dsl/navigation.py.
 - As the designer types (after a short pause): every diagnostic of `check`
   but the pack's own tests, with the same codes, places and hints.
 - On save: the same with the pack's tests.
+
+The editor may pass `initializationOptions: {"extendsFrom": ["DIR"]}`, the
+folders whose packs `extends:` may read (check's `--extends-from`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class PackServer(LanguageServer):
         self.pending: dict = {}  # uri -> the task that checks it after a pause
         self.published: dict = {}  # uri of an open pack -> the uris its last check published to
         self.views: dict = {}  # uri -> (the open texts it was read from, PackView)
+        self.extends_from: tuple = ()  # folders `extends:` may read (check's --extends-from), from the editor
 
     # ------------------------------------------------------------ the texts
     def sources(self) -> SourceStore:
@@ -59,7 +63,8 @@ class PackServer(LanguageServer):
         if cached is not None and cached[0] == key:
             return cached[1]
         path = to_fs_path(uri)
-        view = read_view(path, self.sources()) if path is not None and os.path.isfile(path) else None
+        view = read_view(path, self.sources(), self.extends_from) if path is not None and os.path.isfile(path) \
+            else None
         if view is None:
             return cached[1] if cached is not None else None
         self.views[uri] = (key, view)
@@ -71,7 +76,7 @@ class PackServer(LanguageServer):
         if path is None or not os.path.isfile(path):
             return
         sources = self.sources()
-        report = check_pack(path, sources, run_pack_tests=run_tests)
+        report = check_pack(path, sources, run_pack_tests=run_tests, extends_from=self.extends_from)
         by_uri: dict = {uri: []}
         for diag in report.findings():
             file = diag.span.file if diag.span is not None else path
@@ -129,6 +134,14 @@ class PackServer(LanguageServer):
 
 
 server = PackServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: PackServer, params: types.InitializeParams):
+    """`initializationOptions: {"extendsFrom": [DIR, ...]}`: what `check --extends-from DIR` says."""
+    options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+    folders = options.get("extendsFrom") or ()
+    ls.extends_from = tuple(str(f) for f in folders if isinstance(f, str)) if isinstance(folders, list) else ()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

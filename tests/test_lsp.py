@@ -188,3 +188,28 @@ def test_without_the_extra_lsp_is_a_usage_error_naming_the_pip_command(monkeypat
     result = CliRunner().invoke(cli, ["lsp"])
     assert result.exit_code == 2
     assert "pip install 'boardrule[lsp]'" in result.output and "pygls" in result.output
+
+
+@pytest.mark.asyncio
+async def test_extends_from_comes_from_the_initialization_options(tmp_path):
+    """A base in another folder: refused without the editor's `extendsFrom`, as check refuses it
+    without --extends-from; read with it."""
+    bases, mine = tmp_path / "bases", tmp_path / "mine"
+    bases.mkdir()
+    mine.mkdir()
+    shutil.copy(bundled_dir() / "tictactoe.pack", bases / "base.pack")
+    variant = mine / "variant.pack"
+    variant.write_text("extends: ../bases/base.pack\ngame: {id: v, name: V, players: 2}\n")
+    outside = [d.code for d in check_pack(variant, SourceStore()).findings()]
+    assert outside and outside == [d.code for d in check_pack(variant, SourceStore(), run_pack_tests=False)
+                                   .findings()]
+    for options, expected in ((None, outside), ({"extendsFrom": [str(bases)]}, [])):
+        client = await ClientServerConfig(server_command=SERVER).start()
+        try:
+            await client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(),
+                                                                   initialization_options=options))
+            uri = _open(client, variant)
+            assert [d.code for d in await _diagnostics_of(client, uri)] == expected
+            await client.shutdown_session()
+        finally:
+            await client.stop()
