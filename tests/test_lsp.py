@@ -213,3 +213,17 @@ async def test_extends_from_comes_from_the_initialization_options(tmp_path):
             await client.shutdown_session()
         finally:
             await client.stop()
+
+
+@pytest.mark.asyncio
+async def test_docs_ci_shows_what_the_server_publishes(client, tmp_path):
+    import json
+    import re
+
+    from lsprotocol.converters import get_converter
+    page = (Path(__file__).resolve().parent.parent / "docs" / "ci.md").read_text()
+    shown = re.search(r"^```text\n# textDocument/publishDiagnostics, its diagnostics\n(.*?)^```", page,
+                      re.S | re.M).group(1)
+    path = _copy(tmp_path, "tictactoe", lambda t: t.replace(*MISSPELT))
+    found = await _diagnostics_of(client, _open(client, path))
+    assert get_converter().unstructure(found) == json.loads(shown)
