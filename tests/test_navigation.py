@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from boardrule.dsl.diagnostics import SourceStore
 from boardrule.dsl.langdocs import builtin_docs
 from boardrule.dsl.navigation import read_view
 from boardrule.dsl.pack import load_pack
-from boardrule.dsl.packpath import bundled_dir
+from boardrule.dsl.packpath import bundled_dir, bundled_pack_names
 
 PACK = """game: {id: nav, name: Nav, players: 1}
 board: {grid: square 3 x 3, regions: {middle: B2}}
@@ -90,3 +92,14 @@ def test_a_variants_entry_that_replaces_a_base_entry_leads_to_it():
     base = view.definition_at(*_place(text, "extends: tinytowns", len("extends: t")))
     assert base.file == view.tree.files[0] and base.file.endswith("tinytowns.pack") and base.line == 1
     assert "tinytowns.pack" in view.hover_at(*_place(text, "extends: tinytowns", len("extends: t")))
+
+
+@pytest.mark.parametrize("name", bundled_pack_names())
+def test_every_name_of_every_bundled_pack_has_a_hover(name):
+    view = read_view(bundled_dir() / f"{name}.pack")
+    assert len(view.references) > 20
+    for ref in view.references:
+        assert view.hover(ref), f"{ref.kind} `{ref.name}` at {ref.span} has no hover"
+        view.definition(ref)  # never fails
+    declared = [r for r in view.references if r.kind in ("define", "shape", "symset", "global", "option")]
+    assert declared and all(view.definition(r) is not None for r in declared)
