@@ -40,6 +40,7 @@ DECLARED = frozenset({"symbol", "shape", "family", "region", "global", "player_v
 #: the top-level sections whose keys name something (an entry of `board.regions` too)
 NAMED_SECTIONS = tuple(s for s in ENTRY_SECTIONS if s not in ("scoring", "status", "player_status"))
 _WORD_BEFORE = re.compile(r"(\.?)([A-Za-z_][A-Za-z0-9_]*)?$")
+_STEP_ACTIONS = re.compile(r"\b(turns|together|decide):\s*\[[^\]]*$")  # inside `turns: [...`
 
 
 @attrs.frozen
@@ -291,11 +292,16 @@ class PackView:
     # ------------------------------------------------------------ completion
     def completions(self, line: int, col: int, text_before: str) -> list:
         """The names that may be written at a place, given the line's text before the cursor:
-        after a `.`, attributes; else the pack's names, the built-ins and the parameters of the
-        definition the place lies in. Only those that start with the word being typed."""
+        inside a flow step's `turns: [...]`, the actions; after a `.`, attributes; else the pack's
+        names, the built-ins and the parameters of the definition the place lies in. Only those
+        that start with the word being typed."""
         match = _WORD_BEFORE.search(text_before)
         dotted, prefix = bool(match.group(1)), match.group(2) or ""
-        found = self._attribute_names() if dotted else self._names_at(line, col)
+        if _STEP_ACTIONS.search(text_before):  # a flow step's list of actions: the pack's actions
+            found = {name: Completion(name, "function", f"action: {action.doc or action.label or name}")
+                     for name, action in self.symbols.actions.items()}
+        else:
+            found = self._attribute_names() if dotted else self._names_at(line, col)
         return sorted((c for c in found.values() if c.label.startswith(prefix)), key=lambda c: c.label)
 
     def _attribute_names(self) -> dict:

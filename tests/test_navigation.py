@@ -77,6 +77,8 @@ def test_completions_after_a_dot_are_attributes_and_parameters_are_in_scope(tmp_
     assert "c" in labels and "stone" in labels and "lonely" in labels and "count" in labels
     dotted = [c.label for c in view.completions(line, col, "  lonely(c): c.")]
     assert "owner" in dotted and "count" not in dotted
+    steps = [c.label for c in view.completions(line, col, "  round: [{turns: [d")]
+    assert steps == ["drop"]
 
 
 def test_the_manual_is_quoted_for_builtins():
