@@ -7,6 +7,9 @@ definitions and completions come from dsl/navigation.py.
 - As the designer types (after a short pause): every diagnostic of `check`
   but the pack's own tests, with the same codes, places and hints.
 - On save: the same with the pack's tests.
+- A diagnostic that lies in a base the pack extends is published to the
+  base's file, and shown in the pack's own file too, at the change of the
+  pack that it notes (or at its `extends:`), once per cause.
 
 The editor may pass `initializationOptions: {"extendsFrom": ["DIR"]}`, the
 folders whose packs `extends:` may read (check's `--extends-from`).
@@ -23,7 +26,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from boardrule import __version__
 from boardrule.dsl.diagnostics import SourceStore, Span
-from boardrule.dsl.navigation import read_view
+from boardrule.dsl.navigation import read_view, shown_home
 from boardrule.interpreter.check import check_pack
 
 PAUSE = 0.3  # seconds of no typing before a check
@@ -78,10 +81,13 @@ class PackServer(LanguageServer):
         sources = self.sources()
         report = check_pack(path, sources, run_pack_tests=run_tests, extends_from=self.extends_from)
         by_uri: dict = {uri: []}
-        for diag in report.findings():
+        found = report.findings()
+        for diag in found:
             file = diag.span.file if diag.span is not None else path
             target = uri if os.path.abspath(file) == os.path.abspath(path) else from_fs_path(os.path.abspath(file))
             by_uri.setdefault(target, []).append(self.to_lsp(diag, sources))
+        # what the pack causes in the bases it extends shows in its own file too (at its change)
+        by_uri[uri] += [self.to_lsp(diag, sources) for diag in shown_home(found, path, sources)]
         for stale in self.published.get(uri, set()) - set(by_uri):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
         for target, found in by_uri.items():

@@ -17,6 +17,7 @@ Positions are 1-based lines and columns, as in :class:`Span`.
 
 from __future__ import annotations
 
+import os
 import re
 
 import attrs
@@ -31,7 +32,7 @@ from boardrule.dsl.packpath import bundled_dir
 from boardrule.dsl.sections import read_pack
 from boardrule.dsl.symbols import SymbolTable, build_symbols
 
-__all__ = ["PackView", "Reference", "Completion", "read_view", "bundled_dir"]
+__all__ = ["PackView", "Reference", "Completion", "read_view", "shown_home", "extends_value", "bundled_dir"]
 
 MAX_SOURCE_LINES = 12  # an entry's source shown in a hover, at most
 #: resolutions whose definition is a declaration of the pack (SymbolTable.declared)
@@ -110,6 +111,44 @@ def read_view(path, sources: SourceStore | None = None, extends_from: tuple = ()
     return PackView(tree, model, symbols, resolved, types, sources)
 
 
+def extends_value(file: str, sources: SourceStore):
+    """The node of a pack file's own `extends:` value (a merged tree has none), or None."""
+    text = sources.text(file)
+    if text is None:
+        return None
+    try:
+        root = load_yaml_text(text, file)
+    except BoardruleError:
+        return None
+    node = root.get("extends")
+    return node if isinstance(node, ScalarNode) else None
+
+
+def shown_home(diagnostics, home: str, sources: SourceStore) -> list:
+    """The diagnostics that lie in the bases a variant extends, as the variant's own file shows
+    them: at the variant's change that a note names (a removal, a replaced entry), else at its
+    `extends:` value; one per cause (the same code and message at the same place), with a note
+    at every place in the bases it stands for. Diagnostics in `home` itself are left out."""
+    home = os.path.abspath(home)
+    extends = extends_value(home, sources)
+    shown: dict = {}
+    for diag in diagnostics:
+        if diag.span is None or os.path.abspath(diag.span.file) == home:
+            continue
+        own = [span for span, _ in diag.notes if span is not None and os.path.abspath(span.file) == home]
+        place = own[0] if own else (extends.span if extends is not None else None)
+        if place is None:
+            continue
+        key = (diag.code, diag.message, place)
+        where = (diag.span, f"in `{os.path.basename(diag.span.file)}`, line {diag.span.line}")
+        if key in shown:
+            shown[key] = attrs.evolve(shown[key], notes=shown[key].notes + (where,))
+            continue
+        notes = tuple(n for n in diag.notes if n[0] != place)
+        shown[key] = attrs.evolve(diag, span=place, notes=(where,) + notes)
+    return list(shown.values())
+
+
 def _declarations(model) -> SymbolTable:
     try:
         return build_symbols(model, DiagnosticBag())
@@ -143,16 +182,7 @@ class PackView:
         return found
 
     def _extends_value(self):
-        """The node of the pack's own `extends:` value (the merged tree has none), or None."""
-        text = self.sources.text(self.home)
-        if text is None:
-            return None
-        try:
-            root = load_yaml_text(text, self.home)
-        except BoardruleError:
-            return None
-        node = root.get("extends")
-        return node if isinstance(node, ScalarNode) else None
+        return extends_value(self.home, self.sources)
 
     def entries(self):
         """(section, key node, value node) for every named entry of the merged pack."""
