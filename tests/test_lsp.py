@@ -3,6 +3,7 @@ gives them, tests on save, hover, go to definition and completion, across `exten
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sys
 from pathlib import Path
@@ -36,11 +37,18 @@ def _copy(tmp_path: Path, name: str, edit=None) -> Path:
     return path
 
 
+WAIT_S = 60  # a server that never publishes fails the test instead of hanging the suite
+
+
 async def _diagnostics_of(client: LanguageClient, uri: str) -> list:
-    while True:
-        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri:
-            return list(params.diagnostics)
+    """The next diagnostics published for `uri` (each is taken once: the client keeps the last
+    per file, whichever order one check publishes its files in)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while uri not in client.diagnostics:
+        assert loop.time() < deadline, f"no diagnostics were published for {uri}"
+        await asyncio.sleep(0.02)
+    return list(client.diagnostics.pop(uri))
 
 
 def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
