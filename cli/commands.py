@@ -8,7 +8,6 @@ import sys
 import click
 
 from boardrule.cli.main import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PACK, cli
-from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, summary_line
 
 
 @cli.command()
@@ -25,6 +24,7 @@ from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, s
               metavar="DIR", help="A folder whose packs `extends:` may read, beside the checked pack's own.")
 def check(packs, fmt, no_tests, no_lint, strict, budget, extends_from):
     """Check packs (bundled names or paths) and run their tests."""
+    from boardrule.dsl.diagnostics import SourceStore, diagnostic_to_dict, render, summary_line
     from boardrule.interpreter.designer.check import check_pack
     sources = SourceStore()
     reports = [check_pack(p, sources, run_pack_tests=not no_tests, lint=not no_lint, budget=budget,

@@ -126,3 +126,17 @@ def _place(span) -> str:
     file = Path(span.file)
     shown = file.name if file.parent.resolve() == bundled_dir().resolve() else span.file
     return f"{shown}:{span.line}"
+
+
+@cli.command()
+def lsp():
+    """Run the language server for packs on stdin/stdout (for editors; needs the `lsp` extra)."""
+    try:
+        from boardrule.cli.lsp import serve
+    except ImportError as err:
+        missing = getattr(err, "name", None) or "pygls"
+        if missing.startswith("boardrule"):
+            raise
+        raise click.UsageError(f"the language server needs {missing}, which is not installed: "
+                               "pip install 'boardrule[lsp]'") from None
+    serve()

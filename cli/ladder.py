@@ -8,7 +8,6 @@ import sys
 import click
 
 from boardrule.cli.main import PACK, cli
-from boardrule.dsl.diagnostics import UsageError
 
 
 @cli.command()
@@ -40,6 +39,7 @@ def ladder(pack, agents, games, players, seed, options, jobs, fmt, progress):
     """
     from boardrule.cli.commands import parse_options
     from boardrule.cli.simulate import ProgressBar
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.interpreter.lab.ladder import ladder as run_ladder
     if jobs < 0:
         raise UsageError(f"--jobs must be 0 (one per CPU) or more, not {jobs}", code="E001")

@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from boardrule.cli.main import EXIT_FINDINGS, PACK, cli
-from boardrule.dsl.diagnostics import SaveError, UsageError
 
 FORMATS = ("text", "svg", "png")
 
@@ -28,6 +27,7 @@ FORMATS = ("text", "svg", "png")
 @click.option("--color/--no-color", default=None, help="Colour text output (default: when a terminal).")
 def render(pack, source, fmt, output, step, player, players, options, color):
     """Draw a position file or a saved game (a step of it) with the pack's colours and a legend."""
+    from boardrule.dsl.diagnostics import SaveError, UsageError
     from boardrule.cli.commands import parse_options
     from boardrule.cli.render import color_default, picture_text
     from boardrule.interpreter import api
@@ -88,6 +88,7 @@ def _format_of(output) -> str:
 
 def _saved_game(path):
     """The saved game in `path`, or None when it is not one (then it is read as a position)."""
+    from boardrule.dsl.diagnostics import SaveError, UsageError
     from boardrule.interpreter.records.gamelog import MAX_SAVE_BYTES
     try:
         with open(path, "rb") as fh:
@@ -109,6 +110,7 @@ def _saved_game(path):
 
 
 def _saved_state(game, path, step):
+    from boardrule.dsl.diagnostics import SaveError, UsageError
     from boardrule.interpreter.runtime import flow
     from boardrule.interpreter.records import gamelog
     data = gamelog.load(path, game)

@@ -1,8 +1,9 @@
 """Pictures of a simulation report (optional extra `boardrule[plot]`: matplotlib).
 
 One figure: a histogram of final scores per agent, and beside it the mean
-points each score-sheet term gave each agent. PNG or SVG, by the file's
-suffix.
+points each score-sheet term gave each agent (on a symmetric log scale when
+one term is much larger than the others, so that it does not flatten them).
+PNG or SVG, by the file's suffix.
 """
 
 from __future__ import annotations
@@ -72,18 +73,28 @@ def _shown(report) -> list:
 
 
 def _attribution(axis, report, title):
+    """Mean points per term, on a symmetric log scale when one term would flatten the others
+    (interpreter/lab/charts.py's term_scale, as the HTML report uses), each bar with its value."""
+    from boardrule.interpreter.lab.charts import term_scale
     agents = report["agents"]
     shown = _shown(report)
     labels = [report["terms"][i] for i in shown]  # terms that never scored are left out
     width = 0.8 / max(1, len(agents))
+    threshold = term_scale([agent["terms"][i]["mean"] or 0 for agent in agents for i in shown])
     for index, agent in enumerate(agents):
         means = [agent["terms"][i]["mean"] or 0 for i in shown]
         positions = [i + (index - (len(agents) - 1) / 2) * width for i in range(len(labels))]
-        axis.barh(positions, means, height=width, label=agent["agent"])
+        bars = axis.barh(positions, means, height=width, label=agent["agent"])
+        axis.bar_label(bars, labels=[f"{m:.2f}" for m in means], padding=3, fontsize="x-small")
     axis.set_yticks(range(len(labels)))
     axis.set_yticklabels(labels)
     axis.invert_yaxis()
     axis.axvline(0, color="black", linewidth=0.8)
     axis.set_title(f"Mean points per term: {title}")
-    axis.set_xlabel("mean points per result")
+    if threshold is None:
+        axis.set_xlabel("mean points per result")
+    else:
+        axis.set_xscale("symlog", linthresh=threshold)
+        axis.set_xlabel(f"mean points per result (symmetric log scale: linear within ±{threshold:g})")
+    axis.margins(x=0.15)
     axis.legend()

@@ -8,13 +8,13 @@ import sys
 import click
 
 from boardrule.cli.main import PACK, cli
-from boardrule.dsl.diagnostics import UsageError
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 def _web_stack():
     """Starlette and uvicorn, or a usage error naming the extra that brings them."""
+    from boardrule.dsl.diagnostics import UsageError
     try:
         import starlette  # noqa: F401
         import uvicorn
@@ -63,7 +63,7 @@ def serve(pack, host, port, no_open):
     """
     uvicorn = _web_stack()
     from boardrule.cli.web.app import make_app
-    from boardrule.dsl.diagnostics import BoardruleError
+    from boardrule.dsl.diagnostics import BoardruleError, UsageError
     from boardrule.dsl.packpath import find_pack
     from boardrule.interpreter.api import open_game
     from boardrule.interpreter.runtime.values import RuleError

@@ -300,23 +300,37 @@ def render_bench(report: dict) -> str:
     for pack in report["packs"]:
         if "error" in pack:
             rows.append([pack["name"], "-", pack.get("hash", "-"), "FAILED: " + pack["error"].splitlines()[0]]
-                        + [""] * 5)
+                        + [""] * 6)
             continue
         play, check, start = pack["random"], pack["check"], pack["startup"]
+        command = pack.get("check_command", {})
         rows.append([pack["name"], pack["players"], pack["hash"], play["games"], num(play["games_per_s"], ".1f"),
                      num(play["ms_per_game"]), num(play["moves_per_game"], ".1f"),
-                     num(check.get("in_process_s"), ".3f"), num(start.get("best_s"), ".3f")])
+                     num(check.get("in_process_s"), ".3f"), num(start.get("best_s"), ".3f"),
+                     num(command.get("best_s"), ".3f")])
     lines += table(["pack", "players", "hash", "games", "games/s", "ms/game", "moves/game", "check s",
-                    "start-up s"], rows, right=range(3, 9))
+                    "start-up s", "boardrule check s"], rows, right=range(3, 10))
     lines += _decision_lines(report)
     startup = report["startup"]
+    bare = startup["bare_python"].get("best_s")
     lines += ["", "  games/s, ms/game: with a time budget, the fastest of 5 windows that each replay games 0, 1, 2...",
               "  check s: load, check, compile and the pack's own tests, in this process",
               "  start-up s: a fresh interpreter importing boardrule and opening the pack (best of "
               f"{report['settings']['repeats']})",
-              f"  boardrule --help: {num(startup['help'].get('best_s'), '.3f')} s; a bare interpreter: "
-              f"{num(startup['bare_python'].get('best_s'), '.3f')} s"]
+              "  boardrule check s: the command `boardrule check PACK`, start-up included",
+              f"  boardrule --help: {num(startup['help'].get('best_s'), '.3f')} s"
+              f"{_times(startup['help'].get('best_s'), bare)}; a bare interpreter (python -c pass): "
+              f"{num(bare, '.3f')} s",
+              "  every start is timed with its bytecode written (PYTHONDONTWRITEBYTECODE left out), after one "
+              "run that writes it"]
     return "\n".join(lines)
+
+
+def _times(seconds, bare) -> str:
+    """`, 2.4x a bare interpreter`, or nothing when a figure is missing."""
+    if seconds is None or not bare:
+        return ""
+    return f", {seconds / bare:.1f}x a bare interpreter"
 
 
 def _decision_lines(report: dict) -> list:

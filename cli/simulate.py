@@ -9,7 +9,6 @@ import time
 import click
 
 from boardrule.cli.main import PACK, cli
-from boardrule.dsl.diagnostics import UsageError
 
 
 class ProgressBar:
@@ -56,6 +55,7 @@ def _duration(seconds) -> str:
 
 
 def _options(pairs) -> dict:
+    from boardrule.dsl.diagnostics import UsageError
     options = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -92,10 +92,13 @@ def _options(pairs) -> dict:
               help="text: tables; json: the whole report; csv: one row per game and seat, a column per term.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
               help="Also draw score histograms and term bars to FILE (.png or .svg; needs boardrule[plot]).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
+              help="Also write the report as one self-contained HTML page with its charts (inline SVG: "
+                   "matplotlib's when installed, else plain SVG).")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr (default: when stderr is a terminal).")
 def simulate(pack, games, seats, players, seed, options, duplicate, compare, jobs, backend, address, fmt, plot,
-             progress):
+             report_path, progress):
     """Simulate many games of PACK between agents and report scores, wins and where points come from.
 
     \b
@@ -107,6 +110,7 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
     The report goes to stdout, the progress bar to stderr. Exit status: 0 done,
     1 a rule of the pack failed during a game, 2 a usage error.
     """
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.interpreter.lab import simulate as run_simulation
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}", code="E001")
@@ -117,6 +121,8 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
     if plot is not None:
         from boardrule.cli.plots import check_plot_target
         check_plot_target(plot)
+    if report_path is not None and not report_path.lower().endswith((".html", ".htm")):
+        raise UsageError(f"--report writes an HTML page: name the file *.html, not `{report_path}`", code="E001")
     if backend == "dask":
         try:
             import distributed  # noqa: F401
@@ -154,10 +160,24 @@ def simulate(pack, games, seats, players, seed, options, duplicate, compare, job
         from boardrule.cli.plots import plot_report
         plot_report(report, result.records, plot)
         click.echo(f"plot written to {plot}", err=True)
+    if report_path is not None:
+        _write_page(report, result.records, report_path)
+
+
+def _write_page(report, records, path) -> None:
+    from boardrule.dsl.diagnostics import UsageError
+    from boardrule.interpreter.lab.simhtml import report_page
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(report_page(report, records))
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}", code="E001") from None
+    click.echo(f"report written to {path}", err=True)
 
 
 def _agent_names(seats: str) -> tuple:
     """The agents named by --seats, each checked now (an unknown one is a usage error)."""
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.interpreter.agents import make_agent
     names = tuple(dict.fromkeys(name.strip() for name in seats.split(",") if name.strip()))
     if not names:
@@ -185,6 +205,7 @@ def bench(packs, fmt, seconds, games, repeats, players, options, seats):
     interpreter importing boardrule and opening the pack), with the engine
     version, pack hashes, Python and CPU. Figures are printed, never judged.
     """
+    from boardrule.dsl.diagnostics import UsageError
     from boardrule.dsl.packpath import bundled_pack_names, find_pack
     from boardrule.interpreter.lab.bench import bench as run_bench
     for pack in packs:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-import attrs
-
 from boardrule.dsl.diagnostics import Span
+from boardrule.dsl.records import frozen
 
 
 def node(cls):
-    """Class decorator: a frozen attrs node whose last field is its span."""
-    return attrs.frozen(cls, eq=False)
+    """Class decorator: a frozen attrs node whose last field is its span (records.py: one shared repr)."""
+    return frozen(cls, eq=False)
 
 
 # ---------------------------------------------------------------- expressions

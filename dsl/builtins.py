@@ -7,8 +7,7 @@ name. Keeping the table here lets `boardrule check` run without compiling.
 
 from __future__ import annotations
 
-import attrs
-
+from boardrule.dsl.records import frozen
 from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIRECTION, NUM, PLAYER, SHAPE, SYM, STR, Type, item_type,
                                  list_of)
 
@@ -35,7 +34,7 @@ def direction_family(kind: str, hex_layout: str | None) -> str:
 PLAYERS = list_of(PLAYER)
 
 
-@attrs.frozen
+@frozen
 class Signature:
     params: tuple  # expected types of positional arguments
     optional: int  # how many trailing params may be left out

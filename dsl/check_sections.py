@@ -99,6 +99,7 @@ def _check_defines(checker: Checker, model) -> None:
     """Check every definition once, used or not, as if written in a piece rule."""
     for define in model.defines:
         params = {p: ANY for p in define.params}
+        checker.use_site = None  # checked on its own: no use to name (the last name read was elsewhere)
         checker.define_body(define, Scope({}, self_type=CELL), params)
 
 

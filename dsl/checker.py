@@ -15,6 +15,7 @@ from boardrule.dsl import ast
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.records import frozen
 from boardrule.dsl.symbols import SymbolTable
 from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIRECTION, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
                                  compatible, item_type, join, list_of)
@@ -32,7 +33,7 @@ class Checked:
     types: dict = attrs.field(factory=dict)  # node -> Type
 
 
-@attrs.frozen
+@frozen
 class Scope:
     """Names visible in one fragment; `it` is the element being filtered."""
 

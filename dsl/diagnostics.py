@@ -19,13 +19,16 @@ Example::
 
 from __future__ import annotations
 
-import difflib
+import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
 import attrs
+
+from boardrule.dsl.records import frozen
+
 
 Severity = Literal["error", "warning"]
 
@@ -45,7 +48,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-@attrs.frozen
+@frozen
 class Span:
     """A region of a source file; all numbers 1-based, ``end_col`` exclusive.
 
@@ -68,7 +71,7 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@attrs.frozen
+@frozen
 class Diagnostic:
     """One problem: ``Diagnostic("E201", "unknown name `x`", span, hint="...")``."""
 
@@ -101,6 +104,23 @@ class SourceStore:
         self._read_disk = read_disk
         self._texts: dict[str, str | None] = {}
         self._lines: dict[str, list[str]] = {}
+        self._buffers: dict[str, str] = {}
+
+    def set_buffer(self, file: str, text: str) -> None:
+        """Read ``file`` as ``text`` instead of from disk, when loading packs too: an editor's
+        unsaved buffer (the language server, cli/lsp.py).
+
+        >>> s = SourceStore()
+        >>> s.set_buffer("/tmp/a.pack", "game: {}")
+        >>> s.buffer("/tmp/../tmp/a.pack")
+        'game: {}'
+        """
+        self._buffers[os.path.abspath(file)] = text
+        self.add(file, text)
+
+    def buffer(self, file: str) -> str | None:
+        """The editor's text of ``file`` (set_buffer), or None: then the file on disk counts."""
+        return self._buffers.get(os.path.abspath(file)) if self._buffers else None
 
     def add(self, file: str, text: str) -> None:
         """Remember ``text`` as the content of ``file`` (replacing any old one)."""
@@ -277,6 +297,7 @@ def closest(name: str, candidates: Iterable[object]) -> str | None:
     """
     pool = sorted({str(c) for c in candidates} - {name})
     folded = [c for c in pool if c.lower() == name.lower()]
+    import difflib  # only when a name is wrong: `check` of a clean pack never needs it
     best = folded or difflib.get_close_matches(name, pool, n=1, cutoff=0.75)
     return best[0] if best else None
 

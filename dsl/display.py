@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import re
 
-import attrs
-
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.loader import MapNode, ScalarNode
+from boardrule.dsl.records import frozen
 from boardrule.dsl.types import BOOL
 
 COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -36,7 +35,7 @@ RESERVED_MARKS = set(".-:+[],")
 MAX_MARK = 2
 
 
-@attrs.frozen
+@frozen
 class DisplayDef:
     name: str
     color: str | None  # "#rrggbb", lower case

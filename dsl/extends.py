@@ -42,11 +42,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import attrs
-
 from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Span, did_you_mean
 from boardrule.dsl.loader import MapNode, Node, ScalarNode, SeqNode, key_identity, load_yaml_file
 from boardrule.dsl.packpath import PACK_SUFFIX, allowed_folders, bundled_dir, bundled_pack_names, find_base, find_pack
+from boardrule.dsl.records import frozen
 
 __all__ = ["PACK_SUFFIX", "bundled_dir", "bundled_pack_names", "load_pack_tree", "PackTree", "Shadow", "Removal"]
 
@@ -57,7 +56,7 @@ ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", 
                   "decks", "actions", "scoring", "status", "player_status")
 
 
-@attrs.frozen
+@frozen
 class Shadow:
     """An entry of an extending file named like a base entry, or marked ``override``.
 
@@ -71,7 +70,7 @@ class Shadow:
     marked: bool
 
 
-@attrs.frozen
+@frozen
 class Removal:
     """An entry a ``remove:`` item took out of the base: ``section.name``, and the item's span."""
 
@@ -80,7 +79,7 @@ class Removal:
     span: Span
 
 
-@attrs.frozen
+@frozen
 class Replacement:
     """An entry that said `replace: true`: the base's fields it left out (`dropped`)."""
 
@@ -91,7 +90,7 @@ class Replacement:
     base_span: Span
 
 
-@attrs.frozen
+@frozen
 class PackTree:
     """A merged pack: ``root`` is clean (no ``extends``/``remove`` keys).
 

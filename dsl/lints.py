@@ -34,6 +34,7 @@ from boardrule.dsl import ast
 from boardrule.dsl import model as model_module
 from boardrule.dsl.diagnostics import Diagnostic
 from boardrule.dsl.extends import ENTRY_SECTIONS, entry_name
+from boardrule.dsl.records import frozen
 from boardrule.dsl.unparse import ast_equal, unparse
 
 _NODE_MODULES = (ast.__name__, model_module.__name__)
@@ -83,7 +84,7 @@ def walk(obj, skip=lambda node: False) -> Iterator[object]:
 
 
 # ------------------------------------------------------------------ board facts
-@attrs.frozen
+@frozen
 class BoardFacts:
     """What the rules alone say about the board: sizes that bound lists of cells."""
 

@@ -32,11 +32,13 @@ from collections.abc import Iterator
 from typing import Union
 
 import attrs
+
 import yaml
 
 from boardrule.dsl.diagnostics import Diagnostic, DiagnosticBag, PackError, SourceStore, Span
 from boardrule.dsl.diagnostics import UsageError, split_lines
 from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
+from boardrule.dsl.records import frozen
 
 MAX_DEPTH = 64
 # libyaml's parser when it is there (about ten times faster), PyYAML's own otherwise;
@@ -110,7 +112,7 @@ def _line_starts(src: str) -> list[int]:
     return [0, *(m.end() for m in _BREAK_RE.finditer(src))]
 
 
-@attrs.frozen
+@frozen
 class ScalarNode:
     """A scalar: ``value`` is typed for plain scalars, ``raw`` is its YAML text.
 
@@ -158,7 +160,7 @@ class ScalarNode:
         return _pos_in(self.source, self.span.line, self.span.col, starts, idx)
 
 
-@attrs.frozen
+@frozen
 class MapNode:
     """A mapping with its entries in source order.
 
@@ -211,7 +213,7 @@ class MapNode:
         return iter(self.keys())
 
 
-@attrs.frozen
+@frozen
 class SeqNode:
     """A sequence: ``load_yaml_text("a: [1, 2]").get("a").items[1].value == 2``."""
 
@@ -628,6 +630,9 @@ def load_yaml_file(path: str | os.PathLike, sources: SourceStore | None = None) 
     boardrule.dsl.diagnostics.PackError: error[E104]: cannot read `/no/such.pack`: No such file ...
     """
     file = os.fspath(path)
+    buffer = sources.buffer(file) if sources is not None else None
+    if buffer is not None:  # an editor's unsaved text of the file
+        return load_yaml_text(buffer, file, sources)
     try:
         with open(path, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size

@@ -15,9 +15,10 @@ import attrs
 from boardrule.dsl.diagnostics import PackError, did_you_mean
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
 from boardrule.dsl.parser import parse_fragment
+from boardrule.dsl.records import frozen
 
 
-@attrs.frozen
+@frozen
 class GameInfo:
     id: str
     name: str
@@ -28,7 +29,7 @@ class GameInfo:
     inherited_tests: str = "report"  # how check counts the tests of the packs it extends: report or strict
 
 
-@attrs.frozen
+@frozen
 class OptionDef:
     name: str
     values: tuple  # allowed values (strings), or () for an int/bool option
@@ -38,7 +39,7 @@ class OptionDef:
     span: Any
 
 
-@attrs.frozen
+@frozen
 class Why:
     """A reason told to a player when a rule refuses a move (`why:`): literal text and, in braces,
     expressions worked out when it is told (`{object} goes next to a {object.basic} Block`)."""
@@ -48,7 +49,7 @@ class Why:
     span: Any
 
 
-@attrs.frozen
+@frozen
 class PieceDef:
     name: str
     symbol: str
@@ -65,7 +66,7 @@ class PieceDef:
     doc: str = ""  # what the piece is, for the players' rulebook
 
 
-@attrs.frozen
+@frozen
 class BoardDef:
     grid: Any  # ast.GridDecl
     shared: bool
@@ -75,7 +76,7 @@ class BoardDef:
     mask_span: Any = None  # where `mask:` is written
 
 
-@attrs.frozen
+@frozen
 class ShapeDef:
     name: str
     art: Optional[str]
@@ -87,7 +88,7 @@ class ShapeDef:
     span: Any
 
 
-@attrs.frozen
+@frozen
 class VarDef:
     name: str
     initial: Any  # ast expr
@@ -96,21 +97,21 @@ class VarDef:
     private: bool = False  # only its player sees it
 
 
-@attrs.frozen
+@frozen
 class DiceDef:
     name: str
     faces: tuple  # ast exprs
     span: Any
 
 
-@attrs.frozen
+@frozen
 class DeckDef:
     name: str
     cards: tuple  # (ast expr, count)
     span: Any
 
 
-@attrs.frozen
+@frozen
 class ActionDef:
     name: str
     params: tuple  # (name, ast expr)
@@ -123,7 +124,7 @@ class ActionDef:
     doc: str = ""  # what the action does, for the players' rulebook
 
 
-@attrs.frozen
+@frozen
 class StepDef:
     kind: str  # do, turns, together, decide
     effect: tuple
@@ -135,7 +136,7 @@ class StepDef:
     name: Optional[str] = None  # `name:`, by which an extending pack takes the step (`- base: NAME`)
 
 
-@attrs.frozen
+@frozen
 class FlowDef:
     setup: tuple
     round: tuple
@@ -146,7 +147,7 @@ class FlowDef:
     span: Any
 
 
-@attrs.frozen
+@frozen
 class DefineDef:
     """A named expression, maybe with parameters: `won(p): fits(line, ...)`."""
 
@@ -156,7 +157,7 @@ class DefineDef:
     span: Any
 
 
-@attrs.frozen
+@frozen
 class EffectDef:
     """A named effect, maybe with parameters, used as a statement: `pay(p, n): p.coins -= n; pot += n`."""
 
@@ -166,21 +167,21 @@ class EffectDef:
     span: Any
 
 
-@attrs.frozen
+@frozen
 class ScoreTerm:
     name: str
     expr: Any
     span: Any
 
 
-@attrs.frozen
+@frozen
 class TestDef:
     name: str
     node: Any  # the YAML mapping; the test runner reads it
     span: Any
 
 
-@attrs.frozen
+@frozen
 class RulebookDoc:
     """The top-level `doc:` mapping: the texts of the players' rulebook (`boardrule rules --for players`)."""
     components: str = ""
@@ -190,7 +191,7 @@ class RulebookDoc:
     scoring: tuple = ()  # (scoring term, text, span of its key)
 
 
-@attrs.frozen
+@frozen
 class PackModel:
     game: GameInfo
     options: tuple

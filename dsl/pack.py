@@ -23,10 +23,11 @@ from boardrule.dsl.diagnostics import DiagnosticBag, PackError, SourceStore, Spa
 from boardrule.dsl.extends import ENTRY_SECTIONS, PackTree, load_pack_tree
 from boardrule.dsl.loader import load_yaml_text
 from boardrule.dsl.model import PackModel
+from boardrule.dsl.records import frozen
 from boardrule.dsl.sections import read_pack
 
 
-@attrs.frozen
+@frozen
 class Pack:
     model: PackModel
     checked: Checked
@@ -41,7 +42,7 @@ def load_pack(name_or_path, sources: SourceStore | None = None, extends_from: tu
     the folders in `extends_from` or the bundled packs: dsl/packpath.py)."""
     sources = sources if sources is not None else SourceStore()
     tree = load_pack_tree(name_or_path, sources, extends_from)
-    return _finish(tree, sources, _hash_files(tree.files))
+    return _finish(tree, sources, _hash_files(tree.files, sources))
 
 
 def load_pack_text(text: str, file: str = "<pack>", sources: SourceStore | None = None) -> Pack:
@@ -109,8 +110,9 @@ def pack_span(tree: PackTree):
     return define.span if define is not None else Span.point(tree.files[-1], 1, 1)
 
 
-def _hash_files(files) -> str:
+def _hash_files(files, sources: SourceStore) -> str:
     digest = hashlib.sha256()
     for file in files:
-        digest.update(Path(file).read_bytes())
+        buffer = sources.buffer(file)  # an editor's unsaved text counts as the file
+        digest.update(Path(file).read_bytes() if buffer is None else buffer.encode("utf-8"))
     return digest.hexdigest()[:16]

@@ -33,22 +33,20 @@ E116 outside the allowed folders, E117 not a regular file, E118 not a
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 import re
 import stat
 from pathlib import Path
 
-import attrs
-
 from boardrule.dsl.diagnostics import PackError, Span, did_you_mean
+from boardrule.dsl.records import frozen
 
 PACK_SUFFIX = ".pack"
 _BUNDLED_NAME = re.compile(r"[A-Za-z0-9_-]+")  # what a bundled pack's name may be
 MAX_NAME = 1024  # characters of a pack name or path: longer is no path a system takes
 
 
-@attrs.frozen
+@frozen
 class PackRef:
     """A pack file found: its path, whether it is bundled, and a note for the user when a
     name ending in ``.pack`` was taken as the bundled pack of that name."""
@@ -60,7 +58,8 @@ class PackRef:
 
 def bundled_dir() -> Path:
     """The folder holding the bundled ``*.pack`` files."""
-    return Path(str(importlib.resources.files("boardrule.rulepacks")))
+    import boardrule.rulepacks  # its folder (not importlib.resources, whose zip support costs 10 ms at start-up)
+    return Path(boardrule.rulepacks.__file__).parent
 
 
 def bundled_pack_names() -> list[str]:

@@ -11,7 +11,7 @@ whose span points into the pack file, with what was expected instead.
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from lark import Lark, Tree
 from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
@@ -39,7 +39,7 @@ _READABLE = {
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("boardrule.dsl").joinpath("boardrule.lark").read_text()
+    grammar = Path(__file__).with_name("boardrule.lark").read_text()  # installed beside this module
     return Lark(grammar, parser="lalr", start=[k + "_field" for k in FIELD_KINDS],
                 propagate_positions=True, maybe_placeholders=False, cache=True)
 

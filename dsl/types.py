@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-import attrs
+from boardrule.dsl.records import frozen
 
 
-@attrs.frozen
+@frozen
 class Type:
     name: str
     item: "Type | None" = None

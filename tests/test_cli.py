@@ -133,3 +133,40 @@ def test_a_game_a_rule_broke_is_not_saved_unasked(tmp_path, monkeypatch):
     assert result.exit_code == 1 and "outside the range of numbers" in result.output
     assert "not saved (pass --save FILE to keep such a game)" in result.output
     assert list(tmp_path.iterdir()) == [tmp_path / "square.pack"]
+
+
+def _modules_after(*args) -> set:
+    """The modules a fresh `boardrule ARGS` has imported when it ends."""
+    import subprocess
+    import sys
+    code = ("import sys; from boardrule.cli.main import main; sys.argv[0] = 'boardrule'\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+    return set(done.stdout.split()[-2000:]) if done.stdout else set()
+
+
+def test_help_imports_no_language_and_check_no_other_command():
+    """Start-up: `--help` needs click and the commands' modules only (no YAML, grammar, attrs or
+    engine); `check` imports the language and the engine, not play, simulate or render."""
+    from boardrule.cli.main import COMMAND_MODULES
+    helped = _modules_after("--help")
+    # the help lists every command: each module of commands is read (cli/main.py's _register)
+    assert {f"boardrule.cli.{module}" for module in COMMAND_MODULES.values()} <= helped
+    assert not {"attrs", "yaml", "lark", "boardrule.dsl.diagnostics", "boardrule.interpreter.compiler.game"} & helped
+    checked = _modules_after("check", "tictactoe")
+    assert {"boardrule.interpreter.designer.check", "lark", "yaml"} <= checked
+    assert not {"boardrule.cli.simulate", "boardrule.cli.picture", "boardrule.cli.designer", "boardrule.cli.play",
+                "difflib", "zipfile"} & checked
+
+
+def test_every_command_is_found_in_its_module():
+    """cli/main.py's COMMAND_MODULES names the module of every command, and nothing else."""
+    import importlib
+    import pkgutil
+
+    import boardrule.cli as package
+    from boardrule.cli.main import COMMAND_MODULES, cli
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"boardrule.cli.{module.name}")
+    defined = {name: command.callback.__module__.rsplit(".", 1)[-1] for name, command in cli.commands.items()}
+    assert defined == COMMAND_MODULES

@@ -306,6 +306,21 @@ def test_an_error_a_use_finds_in_a_definition_names_the_use():
     assert [(span.line, note) for span, note in diag.notes] == [(8, "`rich` is used here")]
 
 
+def test_an_error_in_a_definition_checked_on_its_own_names_no_use():
+    """A wrong name in a definition that holds whatever its use is reported without a use note: it
+    once named whatever name the checker read last (a player variable's starting value here)."""
+    from boardrule.dsl.diagnostics import PackError
+    from boardrule.dsl.pack import load_pack_text
+    text = ("game: {id: g, players: 2}\nboard: {grid: square 2 x 2}\npieces: {x: {symbol: X}, o: {symbol: O}}\n"
+            "player_vars: {mark: {per_seat: [x, o]}}\ndefine:\n  won(p): count(cells where kind == p.mrk) > 1\n"
+            "actions: {put: {params: {c: cells where empty}, effect: place me.mark at c}}\n"
+            "flow: {round: [{turns: [put]}], end: \"any(won(p) for p in players)\"}\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "note.pack")
+    diag = caught.value.diagnostics[0]
+    assert diag.code == "E202" and diag.span.line == 6 and diag.notes == ()
+
+
 MISSPELT_SECTION = """\
 game: {id: typo, players: 1}
 board: {grid: square 2 x 2}

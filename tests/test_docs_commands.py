@@ -318,3 +318,15 @@ def test_following_the_tutorial_gives_a_working_variant(tmp_path, monkeypatch):
         previous_kind = kind
     commands = [c for _, kind, body, _ in tutorial_steps() if kind == "sh" for c in body.splitlines() if c.strip()]
     assert len(ran) == len(commands) >= 10
+
+
+def test_the_editor_set_ups_start_the_language_server():
+    """docs/ci.md's Neovim and VS Code set-ups: the JSON parses, and both start `boardrule lsp` on packs."""
+    import json
+    blocks = {kind: body for kind, body, _ in page_blocks(DOCS / "ci.md") if kind in ("lua", "json", "js")}
+    assert 'cmd = { "boardrule", "lsp" }' in blocks["lua"] and "%.pack$" in blocks["lua"]
+    manifest = json.loads(blocks["json"])
+    assert manifest["main"] == "extension.js" and "vscode-languageclient" in manifest["dependencies"]
+    assert manifest["contributes"]["configurationDefaults"]["files.associations"] == {"*.pack": "yaml"}
+    assert '{ command: "boardrule", args: ["lsp"] }' in blocks["js"] and '"**/*.pack"' in blocks["js"]
+    assert "boardrule lsp" in (DOCS / "cli.md").read_text() and "boardrule[lsp]" in (DOCS / "cli.md").read_text()

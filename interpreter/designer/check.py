@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import time
 
-import attrs
-
 from boardrule.dsl.diagnostics import BoardruleError, Diagnostic, SourceStore
 from boardrule.dsl.lints import lint_pack
 from boardrule.dsl.pack import load_pack
+from boardrule.dsl.records import frozen
 from boardrule.interpreter.runtime.budget import TESTS_BUDGET, Meter
 from boardrule.interpreter.runtime.flow import initial_state
 from boardrule.interpreter.compiler.game import MAX_SEATS, compile_game
@@ -23,7 +22,7 @@ from boardrule.interpreter.designer.scenarios import test_results
 from boardrule.interpreter.runtime.values import RuleError
 
 
-@attrs.frozen
+@frozen
 class CheckReport:
     pack: str
     diagnostics: tuple

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import attrs
-
+from boardrule.dsl.records import frozen
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.values import PLAYERS
 
 
-@attrs.frozen
+@frozen
 class Outcome:
     sheets: dict  # seat -> ScoreSheet
     ranking: tuple  # seats, best first

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import itertools
 
-import attrs
-
+from boardrule.dsl.records import frozen
 from boardrule.interpreter.runtime.values import PLAYERS, Choice, RuleError
 
 MAX_COMBINATIONS = 20_000
 
 
-@attrs.frozen
+@frozen
 class Term:
     label: str
     points: int
@@ -25,7 +24,7 @@ class Term:
     count: int = 1
 
 
-@attrs.frozen
+@frozen
 class ScoreSheet:
     seat: int
     terms: tuple

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable
 
 import attrs
 
+from boardrule.dsl.records import frozen
+
 from boardrule.interpreter.runtime.geometry import HEX, KINDS, SQUARE, Grid, offset_to_axial, reflect_axial, rotate_axial
 from boardrule.interpreter.runtime.geometry import make_grid  # noqa: F401  (the doctests use it)
 
@@ -212,7 +214,7 @@ def family_shape(name: str, condition: Callable[[int, int, int], bool], n: int,
 
 
 # ------------------------------------------------------------ placements
-@attrs.frozen
+@frozen
 class Placement:
     """One way to lay a shape on the board: ``cells`` ascending, with the
     slot ``symbols`` aligned to them."""
@@ -376,7 +378,7 @@ def compile_placements(grid: Grid, shape: Shape) -> PlacementTable:
 
 
 # ------------------------------------------------------------ matching
-@attrs.frozen
+@frozen
 class Match:
     """A matched placement.  ``used`` cells are consumed by the match;
     ``standins`` filled slots without being consumed; ``missing`` slots were
