@@ -26,7 +26,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from boardrule import __version__
 from boardrule.dsl.diagnostics import SourceStore, Span
-from boardrule.dsl.navigation import read_view, shown_home
+from boardrule.dsl.navigation import read_view, shown_home, shown_in_bases
 from boardrule.interpreter.designer.check import check_pack
 
 PAUSE = 0.3  # seconds of no typing before a check
@@ -86,6 +86,9 @@ class PackServer(LanguageServer):
             file = diag.span.file if diag.span is not None else path
             target = uri if os.path.abspath(file) == os.path.abspath(path) else from_fs_path(os.path.abspath(file))
             by_uri.setdefault(target, []).append(self.to_lsp(diag, sources))
+            for shown in shown_in_bases(diag, path):  # a base's file marks where a cause of this pack shows
+                by_uri.setdefault(from_fs_path(os.path.abspath(shown.span.file)), []).append(
+                    self.to_lsp(shown, sources))
         # what the pack causes in the bases it extends shows in its own file too (at its change)
         by_uri[uri] += [self.to_lsp(diag, sources) for diag in shown_home(found, path, sources)]
         for stale in self.published.get(uri, set()) - set(by_uri):

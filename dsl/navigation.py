@@ -149,6 +149,17 @@ def shown_home(diagnostics, home: str, sources: SourceStore) -> list:
     return list(shown.values())
 
 
+def shown_in_bases(diag, home: str) -> list:
+    """For an error of `home` (a variant) that shows in the bases it extends (check's notes
+    `it shows in ... here`), the same error at each of those places, with a note back at its cause."""
+    home = os.path.abspath(home)
+    if diag.span is None or os.path.abspath(diag.span.file) != home:
+        return []
+    cause = (diag.span, "caused here")
+    return [attrs.evolve(diag, span=span, notes=(cause,)) for span, text in diag.notes
+            if span is not None and os.path.abspath(span.file) != home and text.startswith("it shows in")]
+
+
 def _declarations(model) -> SymbolTable:
     try:
         return build_symbols(model, DiagnosticBag())

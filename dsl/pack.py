@@ -82,9 +82,10 @@ HOME_NOTES = 3  # the extension's own changes named under an error found in a ba
 
 
 def _raise_pointing_home(bag: DiagnosticBag, tree: PackTree, sources) -> None:
-    """Raise the bag's errors; an error that lies in a base pack (which checks clean on its own)
-    gets notes at the extension's own changes that may have caused it: its removals and the base
-    entries it replaces."""
+    """Raise the bag's errors. An error that lies in a base pack (which checks clean on its own) was
+    caused by the extension: it is reported in the extension's file, at the change that caused it (the
+    removal or replaced entry the checker names, else the first of its changes), once per cause, with a
+    note at every place in the bases where it shows and at the extension's other changes."""
     if not bag.has_errors:
         return
     home = tree.files[-1]
@@ -92,8 +93,29 @@ def _raise_pointing_home(bag: DiagnosticBag, tree: PackTree, sources) -> None:
     changes += [(s.key.span, f"this pack changes `{s.section}.{s.key.raw}` here") for s in tree.shadows
                 if s.base_key is not None and s.key.span.file == home and s.section in ENTRY_SECTIONS]
     if len(tree.files) > 1 and changes:
-        bag.diagnostics = [_with_home_notes(d, changes, home) for d in bag.diagnostics]
+        bag.diagnostics = at_home([_with_home_notes(d, changes, home) for d in bag.diagnostics], home)
     bag.raise_if_errors(PackError, sources)
+
+
+def at_home(diagnostics, home: str) -> list:
+    """Errors in a base that name one of the extension's changes, moved to that change (the first such
+    note), one per cause (code, message, change), each place in the bases kept as a note."""
+    out, moved = [], {}
+    for diag in diagnostics:
+        own = [span for span, _ in diag.notes if span is not None and span.file == home]
+        if diag.severity != "error" or diag.span is None or diag.span.file == home or not own:
+            out.append(diag)
+            continue
+        place = own[0]
+        where = (diag.span, f"it shows in `{Path(diag.span.file).name}` here")
+        key = (diag.code, diag.message, place)
+        if key in moved:
+            moved[key] = attrs.evolve(moved[key], notes=moved[key].notes + (where,))
+            continue
+        notes = (where,) + tuple(n for n in diag.notes if n[0] != place)
+        moved[key] = attrs.evolve(diag, span=place, notes=notes)
+        out.append(key)
+    return [moved[item] if isinstance(item, tuple) else item for item in out]
 
 
 def _with_home_notes(diag, changes, home):

@@ -131,12 +131,13 @@ def test_sarif_gives_each_diagnostic_with_its_region_and_notes(tmp_path, monkeyp
     assert log["version"] == "2.1.0"
     [found] = log["runs"][0]["results"]
     assert (found["ruleId"], found["level"], found["message"]["text"]) == ("E201", "error", "unknown name `well`")
-    region = found["locations"][0]["physicalLocation"]["region"]
+    location = found["locations"][0]["physicalLocation"]  # at the removal that caused it, in the user's file
+    assert location["artifactLocation"]["uri"] == "nowell.pack"
+    assert (location["region"]["startLine"], location["region"]["startColumn"]) == (3, 10)
     from boardrule.dsl.packpath import bundled_dir
     lines = (bundled_dir() / "tinytowns.pack").read_text().splitlines()
     line = next(i for i, text in enumerate(lines, 1) if "in_play = [cottage, chapel, farm, tavern, well" in text)
-    assert (region["startLine"], region["startColumn"]) == (line, lines[line - 1].index("well") + 1)
-    related = found["relatedLocations"][0]
-    assert related["physicalLocation"]["artifactLocation"]["uri"] == "nowell.pack"
-    assert related["physicalLocation"]["region"]["startLine"] == 3
+    related = found["relatedLocations"][0]  # where the base uses what was removed
+    assert related["physicalLocation"]["artifactLocation"]["uri"].endswith("tinytowns.pack")
+    assert related["physicalLocation"]["region"]["startLine"] == line
     assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == ["E201"]

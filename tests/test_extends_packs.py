@@ -14,12 +14,13 @@ def test_a_variant_extending_a_bundled_pack_checks_and_passes():
     assert report.tests_run == 2  # the child's tests replace the base's
 
 
-def test_removing_an_entry_the_base_still_uses_points_into_the_base():
+def test_removing_an_entry_the_base_still_uses_is_told_at_the_removal_with_the_bases_use_noted():
     report = check_pack(HERE / "broken_child.pack")
     assert not report.ok
     diag = report.diagnostics[0]
     assert diag.code == "E201" and "`diagonal`" in diag.message
-    assert diag.span.file.endswith("tictactoe.pack")  # the use is in the base file
+    assert diag.span.file.endswith("broken_child.pack")  # the user's change caused it
+    assert any(span.file.endswith("tictactoe.pack") for span, _ in diag.notes)  # where the base uses it
 
 
 # ------------------------------------------------ flow steps taken by name
@@ -49,7 +50,8 @@ def test_a_step_taken_from_the_base_keeps_its_place_in_the_base_file(tmp_path):
     report = check_pack(path)
     assert not report.ok
     diag = report.diagnostics[0]
-    assert diag.span.file.endswith("steps_base.pack") and "`add`" in diag.message
+    assert diag.span.file == str(path) and "`add`" in diag.message  # at the removal
+    assert any(span.file.endswith("steps_base.pack") for span, _ in diag.notes)  # the base's step noted
 
 
 def test_a_base_step_name_that_does_not_exist_is_e114_in_the_child(tmp_path):

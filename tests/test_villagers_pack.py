@@ -189,14 +189,15 @@ def test_a_fault_in_the_extension_points_into_villagers_pack(tmp_path):
     assert diag.span.file == str(path) and diag.span.line == _line_of(path, "remove workr")
 
 
-def test_a_base_step_broken_by_the_extension_points_into_tinytowns_pack(tmp_path):
+def test_a_base_step_broken_by_the_extension_is_told_at_the_removal_and_points_into_tinytowns_pack(tmp_path):
     path = _broken_copy(tmp_path, "remove: [tests]\n", "remove: [tests, actions.take_owed]\n")
     report = check_pack(path)
     assert not report.ok
     diag = report.diagnostics[0]
     assert "`take_owed`" in diag.message
-    assert diag.span.file.endswith("tinytowns.pack")  # the `owed` step, taken from the base as it is
-    assert "take_owed" in Path(diag.span.file).read_text().splitlines()[diag.span.line - 1]
+    assert diag.span.file == str(path) and "take_owed" in path.read_text().splitlines()[diag.span.line - 1]
+    [(span, _)] = [n for n in diag.notes if n[0].file.endswith("tinytowns.pack")]  # the `owed` step, as it is
+    assert "take_owed" in Path(span.file).read_text().splitlines()[span.line - 1]
 
 
 def test_a_misspelt_base_step_points_into_villagers_pack(tmp_path):
