@@ -418,8 +418,10 @@ def diagnostic_to_dict(d: Diagnostic) -> dict[str, object]:
     True
     """
     span = d.span
-    pos = attrs.asdict(span) if span is not None else dict.fromkeys(attrs.fields_dict(Span))
-    return {"code": d.code, "severity": d.severity, "message": d.message, **pos, "hint": d.hint}
+    nowhere = dict.fromkeys(attrs.fields_dict(Span))
+    pos = attrs.asdict(span) if span is not None else nowhere
+    notes = [{"message": text, **(attrs.asdict(where) if where is not None else nowhere)} for where, text in d.notes]
+    return {"code": d.code, "severity": d.severity, "message": d.message, **pos, "hint": d.hint, "notes": notes}
 
 
 def _escape_data(text: str) -> str:

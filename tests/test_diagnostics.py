@@ -239,9 +239,14 @@ def test_diagnostic_to_dict():
         "end_line": 3,
         "end_col": 18,
         "hint": "h",
+        "notes": [],
     }
     bare = diagnostic_to_dict(Diagnostic("E1", "m", severity="warning"))
     assert bare["file"] is None and bare["end_col"] is None and bare["severity"] == "warning"
+    noted = diagnostic_to_dict(Diagnostic("E201", "m", notes=((Span("b.pack", 5, 3, 5, 9), "used here"), (None, "n"))))
+    assert noted["notes"] == [{"message": "used here", "file": "b.pack", "line": 5, "col": 3, "end_line": 5,
+                               "end_col": 9}, {"message": "n", "file": None, "line": None, "col": None,
+                                               "end_line": None, "end_col": None}]  # once left out of the JSON
 
 
 def test_render_github():
