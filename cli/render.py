@@ -158,7 +158,8 @@ def render_sheets(report: dict) -> str:
     """Score sheets term by term, then the winner (from `api.score_report`)."""
     lines = []
     for player in report["players"]:
-        lines.append(f"{player.get('name', player['seat'])}: {player['total']} point{'' if abs(player['total']) == 1 else 's'}")
+        total = player["total"]
+        lines.append(f"{player.get('name', player['seat'])}: {total} point{'' if abs(total) == 1 else 's'}")
         for term in player["terms"]:
             count = f" (x{term['count']})" if term["count"] > 1 else ""
             lines.append(f"  {term['label']:<28} {term['points']:>4}{count}")

@@ -166,8 +166,8 @@ def _syntax_diagnostic(err, text: str, kind: str, locate) -> Diagnostic:
     token = err.token
     start = token.start_pos if token.start_pos is not None else 0
     end = token.end_pos if token.end_pos is not None else start + 1
-    return Diagnostic("E133", f"unexpected `{token}` in this {_WORDS.get(kind, kind)}" + _expected(err), locate(start, end),
-                      hint=_let_value_hint(err))
+    return Diagnostic("E133", f"unexpected `{token}` in this {_WORDS.get(kind, kind)}" + _expected(err),
+                      locate(start, end), hint=_let_value_hint(err))
 
 
 #: a `let` value's end: `in` expected where a comparison is not (the value is a term)

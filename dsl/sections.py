@@ -11,7 +11,8 @@ from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
 from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef,
-                                 EffectDef, FlowDef, GameInfo, OptionDef, PackModel, PieceDef, Reader, ScoreTerm, ShapeDef, StepDef,
+                                 EffectDef, FlowDef, GameInfo, OptionDef, PackModel, PieceDef, Reader, ScoreTerm,
+                                 ShapeDef, StepDef,
                                  TestDef, VarDef)
 
 STEP_KINDS = ("do", "turns", "together", "decide")
