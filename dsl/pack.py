@@ -12,6 +12,7 @@ them; a pack that loads here is ready for `interpreter.game.compile_game`.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import attrs
@@ -98,24 +99,27 @@ def _raise_pointing_home(bag: DiagnosticBag, tree: PackTree, sources) -> None:
 
 
 def at_home(diagnostics, home: str) -> list:
-    """Errors in a base that name one of the extension's changes, moved to that change (the first such
-    note), one per cause (code, message, change), each place in the bases kept as a note."""
+    """Errors in a base that name one of the extension's changes, moved to that change (the one whose
+    note names what the message names, else the first), one per cause (code, message, change), each
+    place in the bases kept as a note."""
     out, moved = [], {}
     for diag in diagnostics:
-        own = [span for span, _ in diag.notes if span is not None and span.file == home]
+        own = [(span, text) for span, text in diag.notes if span is not None and span.file == home]
         if diag.severity != "error" or diag.span is None or diag.span.file == home or not own:
             out.append(diag)
             continue
-        place = own[0]
+        named = re.findall(r"`([^`]+)`", diag.message)
+        place = next((span for span, text in own if any(re.search(r"[.`]" + re.escape(name) + "`", text)
+                                                        for name in named)), own[0][0])
         where = (diag.span, f"it shows in `{Path(diag.span.file).name}` here")
         key = (diag.code, diag.message, place)
         if key in moved:
-            moved[key] = attrs.evolve(moved[key], notes=moved[key].notes + (where,))
+            moved[key][1].append(where)
             continue
-        notes = (where,) + tuple(n for n in diag.notes if n[0] != place)
-        moved[key] = attrs.evolve(diag, span=place, notes=notes)
+        moved[key] = (diag, [where], tuple(n for n in diag.notes if n[0] != place))
         out.append(key)
-    return [moved[item] if isinstance(item, tuple) else item for item in out]
+    return [attrs.evolve(moved[item][0], span=item[2], notes=tuple(moved[item][1]) + moved[item][2])
+            if isinstance(item, tuple) else item for item in out]
 
 
 def _with_home_notes(diag, changes, home):
