@@ -544,6 +544,11 @@ def _yaml_hint(problem: str, text: str, mark) -> str | None:
         return ("a `: ` inside plain text starts a mapping: put the text in quotes, "
                 "or check that this line is indented like its neighbours")
     if "could not find expected ':'" in problem or "expected <block end>" in problem:
+        bracketed = re.match(r"^\s*((?:-\s+)?[^\s:#][^:#]*):\s+([\[{].*?)\s*(?:#.*)?$", line)
+        if bracketed is not None and mark is not None and mark.column > bracketed.start(2):
+            key, value = bracketed.group(1).strip(), bracketed.group(2).replace('"', '\\"')
+            return (f"YAML reads a value that starts with `{value[0]}` as a list or a mapping, and text follows "
+                    f"it: put the whole rule in quotes, `{key}: \"{value}\"`")
         return "check the indentation of this line against the lines around it"
     return None
 
