@@ -45,7 +45,8 @@ _MAPPING_ENTRIES = ("options", "pieces", "shapes", "actions", "decks", "vars", "
 def lint_pack(pack) -> list[Diagnostic]:
     """Every lint warning of a loaded and checked pack, in file order."""
     lints = _Lints(pack.model, pack.checked, pack.tree)
-    found = (lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.shadows()
+    found = (lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.hidden_names()
+             + lints.shadows()
              + lints.removed_still_named() + lints.actions_never_offered() + lints.replaced_fields_still_read())
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
 
@@ -273,6 +274,25 @@ class _Lints:
                     hint="give one of them another pattern or a `place:` rule, or remove one",
                     notes=((first.span, f"`{first.name}` is declared here"),)))
                 break
+        return found
+
+    def hidden_names(self) -> list:
+        """W832: a piece attribute named like a region, a variable or an option. Inside a filter or a
+        piece's rules a bare name reads the cell's attribute first, so the other is out of reach there."""
+        others = {**{name: "variable" for name in self.checked.symbols.vars},
+                  **{name: "option" for name in self.checked.symbols.options},
+                  **{name: "region" for name in self.checked.symbols.regions}}
+        found, told = [], set()
+        for piece in self.model.pieces:
+            for name, (_, span) in piece.attributes.items():
+                what = others.get(name)
+                if what is None or name in told:
+                    continue
+                told.add(name)
+                found.append(_warning(
+                    "W832", f"attribute `{name}` of `{piece.name}` has the name of a {what}: inside a filter or a "
+                            f"piece's rules, `{name}` reads the cell's attribute, not the {what}", span,
+                    hint=f"rename the attribute (or the {what}); `it.{name}` reads the attribute anywhere"))
         return found
 
     # ------------------------------------------------------------- extends

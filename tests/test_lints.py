@@ -28,6 +28,7 @@ EXPECTED = {
     "chart_columns": {"W811": 2},
     "never_fits": {"W306": 1},
     "twins": {"W831": 1},
+    "hidden": {"W832": 1},
     "shadow": {"W841": 2, "W842": 1},
     "removed": {"W843": 2},
     "never_offered": {"W805": 1},
