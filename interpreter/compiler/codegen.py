@@ -34,12 +34,12 @@ import operator
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import pycode
-from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
+from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration, _NotWrittenOut
 from boardrule.interpreter.runtime.values import RuleError
 
 #: the node kinds written out here; any other is called as a compiled closure
 GENERATED = frozenset({"Number", "String", "Name", "BinOp", "Not", "Negate", "Conditional", "Member", "Where",
-                       "Call", "Attribute"})
+                       "Call", "Attribute", "Let"})
 #: a root worth a function of its own: a node that combines others (a lone name stays a closure)
 ROOTS = frozenset({"BinOp", "Not", "Negate", "Conditional", "Member", "Where", "Call", "Attribute"})
 _ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
@@ -190,6 +190,25 @@ class RuleFunction(LoopGeneration):
 
     def g_Negate(self, node):
         return py.UnaryOp(op=py.USub(), operand=self.expr(node.operand))
+
+    def g_Let(self, node):
+        """`let n = V in B`: V held in a local of the function, B generated with `n` that local:
+        `((t := V) or True) and B`. In a loop's iterable (no `:=` there), or when a closure in B reads
+        `n` (it is no local of the context), the whole `let` is its closure."""
+        if self.iterables:
+            return self.fallback(node)
+        name = self.temporary("v")
+        held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=self.expr(node.value))
+        outer = self.locals
+        self.locals = {**outer, node.name: (_load(name), False)}
+        try:
+            body = self.expr(node.body)
+        except _NotWrittenOut:
+            self.locals = outer
+            return self.fallback(node)
+        finally:
+            self.locals = outer
+        return py.BoolOp(op=py.And(), values=[py.BoolOp(op=py.Or(), values=[held, py.Constant(True)]), body])
 
     def g_Conditional(self, node):
         return py.IfExp(test=self.expr(node.condition), body=self.expr(node.then), orelse=self.expr(node.otherwise))
