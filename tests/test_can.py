@@ -83,3 +83,26 @@ def test_a_loop_the_checker_cannot_see_stops_in_play_with_an_error_naming_the_ac
     game = game_of(place_when="not can(me, wait)", wait_when="not can(me, place)", end='"false"')
     with pytest.raises(RuleError, match="`can\\(..., (place|wait)\\)` asks itself"):
         flow.legal_moves(game, flow.initial_state(game, 2, seed=0), 0)  # the first decision is opened
+
+
+def test_can_agrees_with_the_listed_moves_through_whole_games():
+    # `can` of a one-parameter action whose values are a filter stops at the first value that passes
+    # (flow._first_value_passes): it must say what listing the moves says, position after position
+    import random
+    from pathlib import Path
+
+    from boardrule.dsl.pack import load_pack
+    game = compile_game(load_pack(str(Path(__file__).parent / "packs" / "flank.pack")))
+    assert game.actions["place"].filtered is not None
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(4):
+        state = flow.initial_state(game, 2, seed=seed)
+        while state.phase != "over":
+            for seat in state.players:
+                listed = flow.action_moves(game, state, seat, game.actions["place"])
+                assert flow.can_move(game, state, seat, "place") == bool(listed)
+                checked += 1
+            seat = flow.waiting(state)[0]
+            state = flow.apply(game, state, rng.choice(flow.legal_moves(game, state, seat)))
+    assert checked > 100

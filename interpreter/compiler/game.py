@@ -28,7 +28,7 @@ MAX_SEATS = 12
 
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
-                 "label", "span", "lister", "may_ask", "whys", "when_parts")
+                 "label", "span", "lister", "may_ask", "whys", "when_parts", "filtered")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -391,6 +391,17 @@ def _components(game, model, exprs):
                                for t in model.player_status if t.expr is not None)
 
 
+def _filtered_domain(exprs, action):
+    """(source, condition) compiled apart for an action of one parameter whose values are a filter
+    (`cell: cells where empty and ...`), so that `can` stops at the first value that passes; else None."""
+    if len(action.params) != 1:
+        return None
+    domain = action.params[0][1]
+    if type(domain).__name__ != "Where":
+        return None
+    return exprs.compile(domain.source), exprs.compile(domain.condition)
+
+
 def _actions(game, model, exprs, effects):
     game.actions = {}
     asking = asking_events(model.pieces)
@@ -405,7 +416,8 @@ def _actions(game, model, exprs, effects):
             may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span,
             whys={name: compile_why(exprs, why) for name, why in action.param_whys.items()},
             when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
-                             for node, why in action.when_parts))
+                             for node, why in action.when_parts),
+            filtered=_filtered_domain(exprs, action))
     game.action_index = {name: a.index for name, a in game.actions.items()}
     game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
     game.move_texts = {}  # (action, values...) -> the move's text (moves.move_text)

@@ -228,6 +228,8 @@ def can_move(game, state, seat: int, name: str, span=None) -> bool:
             return False
         if not action.params:
             return True
+        if action.filtered is not None and (when is None or action.when_at == 0):
+            return _first_value_passes(ctx, action, span)
         lister = action.lister
         if lister is None:
             lister = action.lister = _parameter_lister(action)
@@ -239,6 +241,22 @@ def can_move(game, state, seat: int, name: str, span=None) -> bool:
     finally:
         _ASKING.discard(key)
         state.memo = outer
+
+
+def _first_value_passes(ctx, action, span) -> bool:
+    """Whether some value of a one-parameter action's filter passes it, stopping at the first."""
+    source, condition = action.filtered
+    elements = source(ctx)
+    ctx.meter.charge(len(elements) + 1, span)
+    saved = ctx.it
+    try:
+        for element in elements:
+            ctx.it = element
+            if condition(ctx):
+                return True
+        return False
+    finally:
+        ctx.it = saved
 
 
 def _parameter_lister(action):
