@@ -254,24 +254,12 @@ class Session:
         (their secret values `?`), rolls, passes (and draws, for spectators)."""
         state = self.state
         indices = self.held.get(viewer, []) + list(range(self.log_done.get(viewer, self.log_start), len(state.log)))
-        step_start = self._step_start() if state.phase != "over" else None
+        step_start = self.timeline.step_start() if state.phase != "over" else None
         told, held = views.events(self.game, state, viewer if self.humans else None, indices, step_start)
         self.log_done[viewer], self.held[viewer] = len(state.log), held
         bots = {seat: self.seat_of[seat] for seat in self.agents}
-        return [event_line(kind, seat, text, times, bots, self.names, views.seating_text(state))
-                for kind, seat, text, times in told]
-
-    def _step_start(self):
-        """The log index at which the open decision all players make at once began, or None."""
-        snapshot = self.state.snapshot
-        if snapshot is None:
-            return None
-        start = len(self.state.log)
-        for earlier in reversed(self.timeline.states):
-            if earlier.snapshot is not snapshot:
-                break
-            start = len(earlier.log)
-        return start
+        seating = views.seating_text(state)
+        return [event_line(kind, seat, text, times, bots, self.names, seating) for kind, seat, text, times in told]
 
     # ------------------------------------------------------------ a human's turn
     def _human_turn(self, seat):

@@ -5,28 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
+from boardrule.interpreter.lab.figures import interval, num, pct
+
 
 # ------------------------------------------------------------------ helpers
-def num(value, spec=".2f") -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    text = format(value, spec)
-    return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text
-
-
-def pct(value) -> str:
-    return "-" if value is None else f"{value * 100:.1f}%"
-
-
-def interval(ci, percent=False) -> str:
-    if not ci:
-        return "-"
-    show = pct if percent else (lambda v: num(v))
-    return f"[{show(ci[0])}, {show(ci[1])}]"
-
-
 def table(headers, rows, right=()) -> list:
     widths = [max([len(str(h))] + [len(str(r[i])) for r in rows]) for i, h in enumerate(headers)]
 

@@ -129,23 +129,11 @@ class Room:
 
     def log_lines(self, viewer, state=None) -> list:
         state = state if state is not None else self.state
-        open_from = self._step_start() if state is self.state and state.phase != "over" else None
+        open_from = self.timeline.step_start() if state is self.state and state.phase != "over" else None
         told, _ = views.events(self.game, state, viewer, range(len(state.log)), open_from)
         bots = {seat: self.seat_of[seat] for seat in self.agents}
-        return [event_line(kind, seat, text, times, bots, self.names, views.seating_text(state))
-                for kind, seat, text, times in told]
-
-    def _step_start(self):
-        """The log index at which the open decision all players make at once began, or None."""
-        snapshot = self.state.snapshot
-        if snapshot is None:
-            return None
-        start = len(self.state.log)
-        for earlier in reversed(self.timeline.states):
-            if earlier.snapshot is not snapshot:
-                break
-            start = len(earlier.log)
-        return start
+        seating = views.seating_text(state)
+        return [event_line(kind, seat, text, times, bots, self.names, seating) for kind, seat, text, times in told]
 
     def scores(self, viewer) -> dict:
         """The score sheets as they stand; while the game goes on, a player whose sheet could tell the

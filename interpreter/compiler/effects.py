@@ -21,21 +21,28 @@ PLACED = "placed"  # the event every `place` fires
 _UNSET = object()
 
 
-def _with_locals(compiled, names):
-    """A block whose `let` statements name values for the rest of it: the names it hides come back after."""
-    def run(ctx):
+def _restoring(names, run):
+    """`run`, after which the local names `names` hold again what they held before (or nothing)."""
+    def restoring(ctx):
         env = ctx.env
         saved = [env.get(name, _UNSET) for name in names]
         try:
-            for statement in compiled:
-                statement(ctx)
+            run(ctx)
         finally:
             for name, value in zip(names, saved):
                 if value is _UNSET:
                     env.pop(name, None)
                 else:
                     env[name] = value
-    return run
+    return restoring
+
+
+def _with_locals(compiled, names):
+    """A block whose `let` statements name values for the rest of it: the names it hides come back after."""
+    def run(ctx):
+        for statement in compiled:
+            statement(ctx)
+    return _restoring(names, run)
 
 
 class EffectCompiler:
@@ -68,19 +75,10 @@ class EffectCompiler:
             body = self.named[node.name] = self.block(node.body) if node.body else (lambda ctx: None)
 
         def run(ctx):
-            values = [arg(ctx) for arg in args]
-            env = ctx.env
-            saved = [env.get(name, _UNSET) for name in params]
-            env.update(zip(params, values))
-            try:
-                body(ctx)
-            finally:
-                for name, value in zip(params, saved):
-                    if value is _UNSET:
-                        env.pop(name, None)
-                    else:
-                        env[name] = value
-        return run
+            values = [arg(ctx) for arg in args]  # all worked out before a parameter hides a name
+            ctx.env.update(zip(params, values))
+            body(ctx)
+        return _restoring(params, run)
 
     def s_LetStmt(self, node):
         value, name = self.e(node.value), node.name

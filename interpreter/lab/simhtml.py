@@ -21,6 +21,9 @@ from html import escape
 
 from boardrule import __version__
 from boardrule.interpreter.lab import charts
+from boardrule.interpreter.lab.figures import interval as _interval
+from boardrule.interpreter.lab.figures import num as _num
+from boardrule.interpreter.lab.figures import pct as _pct
 
 STYLE = """
 body { font-family: sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; }
@@ -32,27 +35,6 @@ td:first-child, th:first-child { text-align: left; }
 .warning { background: #fff3cd; padding: 0.5em 1em; border-left: 4px solid #e0a800; }
 .note { color: #555; font-size: 0.9em; }
 """
-
-
-# ------------------------------------------------------------------ numbers
-def _num(value, spec=".2f") -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    text = format(value, spec)
-    return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text
-
-
-def _pct(value) -> str:
-    return "-" if value is None else f"{value * 100:.1f}%"
-
-
-def _interval(ci, percent=False) -> str:
-    if not ci:
-        return "-"
-    show = _pct if percent else _num
-    return f"[{show(ci[0])}, {show(ci[1])}]"
 
 
 def _noise(result) -> str:

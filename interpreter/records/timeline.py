@@ -66,6 +66,19 @@ class Timeline:
         self.movers.append(seat)
         self.future = []
 
+    def step_start(self):
+        """The log index at which the open decision all players make at once began, or None (the
+        others' moves from there are not told yet: views.events)."""
+        snapshot = self.current.snapshot
+        if snapshot is None:
+            return None
+        start = len(self.current.log)
+        for earlier in reversed(self.states):
+            if earlier.snapshot is not snapshot:
+                break
+            start = len(earlier.log)
+        return start
+
     def shown(self, viewer) -> None:
         """The current state was shown to `viewer` (a seat)."""
         self.seen.setdefault(viewer, set()).add(len(self.states) - 1)
