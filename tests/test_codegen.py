@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 
+from pathlib import Path
+
 import pytest
 
 from boardrule.dsl.pack import load_pack_text
@@ -26,8 +28,10 @@ def _name(text):
 
 @pytest.mark.parametrize("body, refused", [
     ([ast.Import(names=[ast.alias(name="os")])], "Import"),
+    (_ret(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="__x")], kwonlyargs=[], kw_defaults=[],
+                                        defaults=[]), body=ast.Constant(1))), "argument '__x'"),
     (_ret(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-                     body=ast.Constant(1))), "Lambda"),
+                     body=ast.Await(value=ast.Constant(1)))), "Await"),
     (_ret(ast.Attribute(value=_name("ctx"), attr="__class__", ctx=ast.Load())), "attribute '__class__'"),
     (_ret(ast.Attribute(value=_name("ctx"), attr="system", ctx=ast.Load())), "attribute 'system'"),
     (_ret(_name("__import__")), "name '__import__'"),
@@ -75,6 +79,12 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     "any([2, 0], 4 / it == 2)", "none([0, 2], it > 1)", "all([5, 0], 5 / it > 1)",
     "sum(cells, x + y) - max(cells where empty, y) + min(cells, order)", "distinct(cells, x)",
     "count(cells where count(adjacent where empty and x > 0) > 2)", "min(3, 4) + max(1, 2)",
+    'count(ray(cell("A1"), east))', 'count(ray(cell("A1"), southeast, while = empty and x < 2))',
+    'step(cell("A1"), east, 2).x', 'step(step(cell("C1"), east), east) == none', 'ray(none, east)',
+    "sum(n + 1 for n in [1, 2, 3])", "max(count(ray(c, east)) for c in cells)", "min(n * 2 for n in [])",
+    "count(c.x > 0 for c in cells) + distinct(c.y for c in cells)", "any(n == 2 for n in [1, 2])",
+    "all(any(count(ray(c, d)) > 0 for d in directions) for c in cells)", "none(n > 5 for n in [1, 2])",
+    "let n = 2 in count(ray(cell(\"A3\"), north, while = y > n - 1))",
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")
@@ -106,7 +116,8 @@ def _generated_and_closure_games(pack):
     return game, closures
 
 
-@pytest.mark.parametrize("pack", ["tictactoe", "connect4", "tinytowns", "townies", "villagers"])
+@pytest.mark.parametrize("pack", ["tictactoe", "connect4", "tinytowns", "townies", "villagers"] +
+                         [str(p) for p in sorted((Path(__file__).parent / "packs").glob("*.pack"))])
 def test_generated_code_lists_and_scores_as_the_closures_do_in_whole_games(pack):
     import random
     game, closures = _generated_and_closure_games(pack)

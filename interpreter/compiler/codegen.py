@@ -10,8 +10,9 @@ generator does not write yet (a chart, a shape function...) is compiled by
 the closure compiler (exprs.py) and called from the generated code as one of
 its constants; inside a filter, with the context's `it` set to the local one
 first. So every rule runs, and the generated share grows node kind by node
-kind. Each node kind is generated one way, here or in codegen_loops.py
-(filters, aggregates, cells and definitions); no fast path lives in these
+kind. Each node kind is generated one way, here, in codegen_loops.py
+(filters, aggregates, comprehensions, cells and definitions) or in
+codegen_directions.py (steps and rays); no fast path lives in these
 modules.
 
 Everything the generator makes is a Python syntax tree built from the checked
@@ -34,7 +35,10 @@ import operator
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import pycode
-from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration, _NotWrittenOut
+from boardrule.interpreter.compiler import codegen_directions
+from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
+from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
+from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import RuleError
 
 #: the node kinds written out here; any other is called as a compiled closure
@@ -75,12 +79,13 @@ def _remainder(dividend, divisor, span):
     return dividend % divisor
 
 
-class RuleFunction(LoopGeneration):
+class RuleFunction(LoopGeneration, DirectionGeneration):
     """The generation of one rule: its expression, its constants, its temporaries and its loops."""
 
     def __init__(self, compiler):
         self.compiler = compiler
-        self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder, **HELPERS}
+        self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder, **HELPERS,
+                          **codegen_directions.HELPERS}
         self.temporaries = 0
         self.scopes = []  # the loops being generated, innermost last (codegen_loops.Scope)
         self.iterables = 0  # > 0 while generating what a loop runs over
@@ -203,9 +208,6 @@ class RuleFunction(LoopGeneration):
         self.locals = {**outer, node.name: (_load(name), False)}
         try:
             body = self.expr(node.body)
-        except _NotWrittenOut:
-            self.locals = outer
-            return self.fallback(node)
         finally:
             self.locals = outer
         return py.BoolOp(op=py.And(), values=[py.BoolOp(op=py.Or(), values=[held, py.Constant(True)]), body])
@@ -232,6 +234,30 @@ def _bounded_value(value, span):
     if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise RuleError(out_of_range_message(str(value)), span)
     return value
+
+
+def generate_definition(compiler, name, sures, charged):
+    """The function `definition(ctx, a0, a1...)` of a definition with parameters, its body generated
+    with each parameter a Python argument (`sures`: which are sure to be cells); `charged`: it
+    spends its body's weight of the work budget at each use (a chain of definitions that branches)."""
+    define = compiler.game.defines[name]
+    rule = RuleFunction(compiler)
+    args = [f"a{index}" for index in range(len(define.params))]
+    rule.locals = {param: (_load(arg), sure) for param, arg, sure in zip(define.params, args, sures)}
+    value = rule.expr(define.body)
+    body = _charge(rule, define.body) if charged else []
+    body.append(py.Return(value=value))
+    return pycode.make_function("definition", ["ctx", *args], body, rule.constants)
+
+
+def _charge(rule, node) -> list:
+    """`ctx.meter.left -= cost`, and `ctx.meter.over(span)` once it is spent (budget.py)."""
+    meter = _attr(_load("ctx"), "meter")
+    spend = py.AugAssign(target=py.Attribute(value=meter, attr="left", ctx=py.Store()), op=py.Sub(),
+                         value=py.Constant(weight(node)))
+    spent = py.Compare(left=_attr(meter, "left"), ops=[py.Lt()], comparators=[py.Constant(0)])
+    over = py.Expr(value=py.Call(func=_attr(meter, "over"), args=[rule.constant(node.span, "s")], keywords=[]))
+    return [spend, py.If(test=spent, body=[over], orelse=[])]
 
 
 def generate(compiler, node):

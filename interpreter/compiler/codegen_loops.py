@@ -18,11 +18,18 @@ a cell table such as `adjacent` or `column(c)`), its kind, `empty`,
 grid's tables, and `adjacent` and the other cell tables are one index. Any
 other property is read by its reader, called with the local `it`.
 
-A use of a definition with parameters evaluates its arguments in the
-generated code and calls the definition's body (itself generated) through a
-helper that binds them. A node generated as a closure call inside a loop
-that may read `it` is called with the context's `it` set to the local one
-(`with_it`), so closures and generated code always agree on what `it` is.
+A use of a definition with parameters is written out in place when its
+body is small, else it calls the definition's own generated function,
+`definition(ctx, a0, a1...)`, with the arguments as Python values (one
+function per definition and per which arguments are sure cells). A
+comprehension (`any(B for x in L)`) is a Python generator whose variable is
+a local too.
+
+A node generated as a closure call inside a loop that may read `it` is
+called with the context's `it` set to the local one (`with_it`), so
+closures and generated code always agree on what `it` is; a closure that
+reads generated locals (parameters, `let` names, comprehension variables)
+is called with them put in the context's locals (`with_locals`).
 """
 
 from __future__ import annotations
@@ -68,38 +75,32 @@ def _with_it(ctx, it, closure):
         ctx.it = saved
 
 
-def _bound(ctx, it, body, param, value):
-    """A definition's body with its one parameter bound (and `it`, which its body may read)."""
-    env = ctx.env
-    saved, saved_it = env.get(param, _UNSET), ctx.it
-    env[param], ctx.it = value, it
-    try:
-        return body(ctx)
-    finally:
-        ctx.it = saved_it
-        if saved is _UNSET:
-            env.pop(param, None)
-        else:
-            env[param] = saved
-
-
-def _bound_all(ctx, it, body, params, values):
-    """A definition's body with its parameters bound (the caller's locals restored after)."""
+def _with_locals(ctx, names, values, closure):
+    """A closure run with generated locals it reads (a definition's parameters, a `let` name, a
+    comprehension's variable) put in the context's locals, the caller's restored after."""
     env = ctx.env
     get = env.get
-    saved, saved_it = [get(p, _UNSET) for p in params], ctx.it
-    for param, value in zip(params, values):
-        env[param] = value
+    saved = [get(n, _UNSET) for n in names]
+    for name, value in zip(names, values):
+        env[name] = value
+    try:
+        return closure(ctx)
+    finally:
+        for name, value in zip(names, saved):
+            if value is _UNSET:
+                del env[name]
+            else:
+                env[name] = value
+
+
+def _with_it_and_locals(ctx, it, names, values, closure):
+    """`_with_locals` with the context's `it` set to a generated loop's element too."""
+    saved = ctx.it
     ctx.it = it
     try:
-        return body(ctx)
+        return _with_locals(ctx, names, values, closure)
     finally:
-        ctx.it = saved_it
-        for param, value in zip(params, saved):
-            if value is _UNSET:
-                del env[param]
-            else:
-                env[param] = value
+        ctx.it = saved
 
 
 def _property_of(ctx, it, read):
@@ -128,8 +129,8 @@ def _distinct(values):
     return len({v for v in values if v is not None})
 
 
-HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "bound": _bound,
-           "bound_all": _bound_all, "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
+HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals,
+           "with_it_and_locals": _with_it_and_locals, "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
            "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple, "h_min": min, "h_max": max}
 
 
@@ -172,13 +173,24 @@ class LoopGeneration:
         return _reads_it(self.compiler, node, self.compiler.reads_it_of)
 
     def closure_call(self, closure, node) -> py.expr:
-        """A call of a closure; inside a loop, with the context's `it` set first if it may read it."""
-        self.check_closure_locals(node)
+        """A call of a closure; inside a loop, with the context's `it` set first if it may read it;
+        with the generated locals it reads (parameters, `let` names) put in the context's locals."""
+        read = self.closure_locals(node)
         scope = self.current_scope()
         if scope is not None and self.reads_context_it(node):
             scope.handed = True
+            if read:
+                return _call("with_it_and_locals", _load("ctx"), _load(scope.name), *self.bindings(read),
+                             self.constant(closure))
             return _call("with_it", _load("ctx"), _load(scope.name), self.constant(closure))
+        if read:
+            return _call("with_locals", _load("ctx"), *self.bindings(read), self.constant(closure))
         return py.Call(func=self.constant(closure), args=[_load("ctx")], keywords=[])
+
+    def bindings(self, read: dict):
+        """(the names, the tuple of their generated values) of the locals a closure reads."""
+        names = tuple(read)
+        return self.constant(names, "p"), py.Tuple(elts=[read[n] for n in names], ctx=py.Load())
 
     def it_value(self) -> py.expr:
         scope = self.current_scope()
@@ -231,8 +243,10 @@ class LoopGeneration:
 
     def aggregate(self, node, func):
         args = node.args
-        if type(args[0]).__name__ == "Comprehension" or func not in _FOLDS:
+        if func not in _FOLDS:
             return None
+        if type(args[0]).__name__ == "Comprehension":
+            return self.comprehension_fold(func, args[0])
         by_sets = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1] if len(args) > 1 else None)
         if by_sets is not None:
             return self.closure_call(by_sets, node)
@@ -250,6 +264,31 @@ class LoopGeneration:
             return _call("h_sum", py.GeneratorExp(elt=py.Constant(1), generators=[_for(name, elements, [body])]))
         values = py.ListComp(elt=body, generators=[_for(name, elements, [])])
         return self.fold_of_values(func, values, node)
+
+    def comprehension_fold(self, func, comp):
+        """`any(B for x in L)` and the other folds of a comprehension: a Python generator whose
+        variable is a local of the generated code (the body reads it as that local)."""
+        self.iterables += 1
+        try:
+            elements = self.expr(comp.source)
+        finally:
+            self.iterables -= 1
+        name = self.temporary("x")
+        outer = self.locals
+        self.locals = {**outer, comp.var: (_load(name), self.sure_cells(comp.source))}
+        try:
+            body = self.expr(comp.body)
+        finally:
+            self.locals = outer
+        charged = _call("charged", _load("ctx"), elements, py.Constant(weight(comp.body)), self.constant(comp.span, "s"))
+        if func in ("any", "all", "none"):
+            decided = _call("h_all" if func == "all" else "h_any", py.GeneratorExp(elt=body, generators=[
+                _for(name, charged, [])]))
+            return py.UnaryOp(op=py.Not(), operand=decided) if func == "none" else decided
+        if func == "count":
+            return _call("h_sum", py.GeneratorExp(elt=py.Constant(1), generators=[_for(name, charged, [body])]))
+        values = py.ListComp(elt=body, generators=[_for(name, charged, [])])
+        return self.fold_of_values(func, values, comp)
 
     def fold_of_list(self, func, elements, node):
         """An aggregate of a list alone (no body): its elements are the values."""
@@ -269,6 +308,22 @@ class LoopGeneration:
 
     def pairwise(self, node, func):
         return _call("h_min" if func == "min" else "h_max", *(self.expr(a) for a in node.args))
+
+    def element_lambda(self, condition):
+        """`lambda e: C`, `e` the element a helper hands the condition (a sure cell, its `it`); None
+        where a closure in C would read the context's `it` (then the caller's closure runs)."""
+        name = self.temporary("e")
+        scope = Scope(name, True)
+        self.scopes.append(scope)
+        try:
+            body = self.expr(condition)
+        finally:
+            self.scopes.pop()
+        if scope.handed:
+            return None
+        arguments = py.arguments(posonlyargs=[], args=[py.arg(arg=name)], vararg=None, kwonlyargs=[],
+                                 kw_defaults=[], kwarg=None, defaults=[])
+        return py.Lambda(args=arguments, body=body)
 
     # -------------------------------------------------------------- cells
     def cell_property(self, cell: py.expr, name: str, sure: bool):
@@ -355,8 +410,6 @@ class LoopGeneration:
                        zip(define.params, values, node.args)}
         try:
             return self.expr(define.body)
-        except _NotWrittenOut:
-            return None
         finally:
             self.locals = outer
 
@@ -376,15 +429,17 @@ class LoopGeneration:
         found = self.locals.get(name)
         return None if found is None else found[0]
 
-    def check_closure_locals(self, node):
-        """A closure inside a written-out definition must not read its parameters (they are no
-        locals of the context there)."""
+    def closure_locals(self, node) -> dict:
+        """The generated locals (a written-out definition's parameters, `let` names, comprehension
+        variables) that the closure of `node` reads: name -> its generated value."""
         if not self.locals:
-            return
+            return {}
+        read = {}
         for inner in walk(node):
             resolution = self.compiler.resolved.get(inner) if type(inner).__name__ == "Name" else None
             if resolution is not None and resolution[0] == "local" and resolution[1] in self.locals:
-                raise _NotWrittenOut()
+                read[resolution[1]] = self.locals[resolution[1]][0]
+        return read
 
     def g_Call(self, node):
         kind, name = self.compiler.resolved[node]
@@ -397,25 +452,29 @@ class LoopGeneration:
             made = self.definition_use(node, name)
         elif kind == "function" and name in CELL_TABLES and len(node.args) == 1:
             made = self.cell_table(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
+        elif kind == "function" and name in ("step", "ray"):
+            made = self.direction_call(node, name)
         elif kind == "function" and name in ("held", "tokens") and node.args:
             made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         return self.fallback(node) if made is None else made
 
     def definition_use(self, node, name):
+        """A use of a definition with parameters: written out in place when it is small
+        (`written_out`), else a call of its generated function with the arguments as Python values;
+        a parameter given `it` and read as `it` in place sets the context's `it` for the body."""
         inline = self.written_out(node, name)
         if inline is not None:
             return inline
-        params, body = self.compiler.definition_use(node, name)
-        it, scope = self.it_value(), self.current_scope()
+        scope = self.current_scope()
         if scope is not None and self.reads_context_it(node):
             scope.handed = True  # the body reads the context's `it`: the loop is to set it
+        params, body = self.compiler.definition_use(node, name)
         if params is None:  # the one parameter is `it`, read in place by the body
             return _call("with_it", _load("ctx"), self.expr(node.args[0]), self.constant(body))
-        values = [self.expr(a) for a in node.args]
-        if len(params) == 1:
-            return _call("bound", _load("ctx"), it, self.constant(body), py.Constant(params[0]), values[0])
-        return _call("bound_all", _load("ctx"), it, self.constant(body), self.constant(tuple(params), "p"),
-                     py.Tuple(elts=values, ctx=py.Load()))
+        sures = tuple(self.sure_cell_value(a) for a in node.args)
+        function = self.compiler.definition_function(name, sures)
+        return py.Call(func=self.constant(function, "d"), args=[_load("ctx"), *(self.expr(a) for a in node.args)],
+                       keywords=[])
 
 
 def _reads_it(compiler, node, definitions) -> bool:
@@ -453,10 +512,6 @@ def _definition_reads_it(compiler, name, definitions) -> bool:
         definitions[name] = True  # (a definition reached again while being judged: said True)
         definitions[name] = _reads_it(compiler, compiler.game.defines[name].body, definitions)
     return definitions[name]
-
-
-class _NotWrittenOut(Exception):
-    """A definition's body reads a parameter from a closure: it is called, not written out."""
 
 
 def _simple(value: py.expr) -> bool:

@@ -477,6 +477,15 @@ class ExprCompiler:
                 return None, self._definition_body(name, reads)
         return params, self._definition_body(name, frozenset())
 
+    def definition_function(self, name, sures):
+        """The generated function of a definition with parameters (codegen.generate_definition),
+        made once per definition and per which arguments are sure to be cells."""
+        key = ("function", name, sures)
+        if key not in self._bodies:
+            body = self.game.defines[name].body
+            self._bodies[key] = codegen.generate_definition(self, name, sures, _calls_definitions(body, self.resolved))
+        return self._bodies[key]
+
     def _define_call(self, node, name):
         params = self.game.defines[name].params
         if not params:

@@ -41,7 +41,7 @@ ALLOWED_NODES = frozenset({
     ast.For, ast.Expr, ast.Pass, ast.Break, ast.Continue, ast.Raise,
     ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.keyword,
     ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.NamedExpr,
-    ast.ListComp, ast.GeneratorExp, ast.comprehension,
+    ast.ListComp, ast.GeneratorExp, ast.comprehension, ast.Lambda,
     ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.RShift, ast.BitAnd, ast.USub, ast.Not, ast.And, ast.Or,
     ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
 })
@@ -81,11 +81,14 @@ def validate(tree: ast.AST, known: set, name: str) -> None:
     if not _IDENTIFIER.match(name):
         raise UnsafeCode(f"function name {name!r}")
     assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    assigned |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}  # a generated lambda's argument
     for node in ast.walk(tree):
         if type(node) not in ALLOWED_NODES:
             raise UnsafeCode(f"{type(node).__name__} in generated code")
         if isinstance(node, ast.Name) and (not _IDENTIFIER.match(node.id) or node.id not in known | assigned):
             raise UnsafeCode(f"name {node.id!r}")
+        if isinstance(node, ast.arg) and not _IDENTIFIER.match(node.arg):
+            raise UnsafeCode(f"argument {node.arg!r}")
         if isinstance(node, ast.Attribute) and node.attr not in ALLOWED_ATTRIBUTES | ALLOWED_METHODS:
             raise UnsafeCode(f"attribute {node.attr!r}")
         if isinstance(node, ast.Call):

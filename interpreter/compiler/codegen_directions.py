@@ -1,0 +1,99 @@
+"""The generated uses of directions: `step(c, d)`, `step(c, d, n)` and `ray(c, d)`, with or without
+`while = C`.
+
+Each becomes a call of a plain helper below, with the cell, the direction's
+table (directions.py: one per direction, indexed by encoded cell) and the
+count as Python values; a ray's `while` condition is a generated `lambda`
+whose argument is `it`, each cell of the ray in turn (a sure cell, so its
+kind and the cell tables are read in place). Where a closure inside the
+condition would read the context's `it`, the whole ray is its closure
+(directions.py), as a filter's loop is. The semantics are directions.py's,
+node by node: the reference evaluator checks both (tests/test_reference.py).
+"""
+
+from __future__ import annotations
+
+import ast as py
+
+from boardrule.interpreter.runtime.values import RuleError
+
+
+# ------------------------------------------------------------------ helpers the generated code calls
+def _step_from(table, cell):
+    return None if cell is None else table[cell]
+
+
+def _steps_from(ctx, table, cell, count, span):
+    if count < 0:
+        raise RuleError(f"`step` takes 0 or more steps, not {count}", span)
+    ctx.meter.charge(count, span)
+    for _ in range(count):
+        if cell is None:
+            break
+        cell = table[cell]
+    return cell
+
+
+def _ray_to_edge(ctx, table, cell, span):
+    out = []
+    cell = None if cell is None else table[cell]
+    while cell is not None:
+        out.append(cell)
+        cell = table[cell]
+    ctx.meter.charge(len(out) + 1, span)
+    return tuple(out)
+
+
+def _ray_while(ctx, table, cell, holds, span):
+    out = []
+    cell = None if cell is None else table[cell]
+    while cell is not None and holds(cell):
+        out.append(cell)
+        cell = table[cell]
+    ctx.meter.charge(len(out) + 1, span)
+    return tuple(out)
+
+
+HELPERS = {"step_from": _step_from, "steps_from": _steps_from, "ray_to_edge": _ray_to_edge, "ray_while": _ray_while}
+
+
+def _call(name: str, *args) -> py.Call:
+    return py.Call(func=py.Name(id=name, ctx=py.Load()), args=list(args), keywords=[])
+
+
+class DirectionGeneration:
+    """The direction-walking half of codegen.RuleFunction (see the module's docstring)."""
+
+    def direction_call(self, node, name):
+        """`step` or `ray` generated, or None (then its closure runs)."""
+        kwargs = {k.name: k.value for k in node.kwargs}
+        if name == "step" and not kwargs:
+            return self.step_call(node)
+        if name == "ray" and len(node.args) == 2 and set(kwargs) <= {"while"}:
+            return self.ray_call(node, kwargs.get("while"))
+        return None
+
+    def direction_table(self, direction) -> py.expr:
+        tables = self.constant(self.compiler.game.direction_tables, "g")
+        return py.Subscript(value=tables, slice=self.expr(direction), ctx=py.Load())
+
+    def step_call(self, node):
+        cell, direction = node.args[:2]
+        table = self.direction_table(direction)
+        if len(node.args) == 2:
+            if self.sure_cell_value(cell):
+                return py.Subscript(value=table, slice=self.expr(cell), ctx=py.Load())
+            return _call("step_from", table, self.expr(cell))
+        return _call("steps_from", py.Name(id="ctx", ctx=py.Load()), table, self.expr(cell),
+                     self.expr(node.args[2]), self.constant(node.span, "s"))
+
+    def ray_call(self, node, condition):
+        cell, direction = node.args
+        ctx, span = py.Name(id="ctx", ctx=py.Load()), self.constant(node.span, "s")
+        table, start = self.direction_table(direction), self.expr(cell)
+        if condition is None:
+            return _call("ray_to_edge", ctx, table, start, span)
+        holds = self.element_lambda(condition)
+        if holds is None:
+            return None
+        return _call("ray_while", ctx, table, start, holds, span)
