@@ -166,6 +166,13 @@ class Checker:
                 return ("relative", name), FUNCTIONS[name].result
         if subject == SYM and name in self.sym.piece_attributes:
             return ("prop", name), self.sym.piece_attributes[name]
+        if subject == ANY and scope.it == ANY:  # a filter on a list whose elements may be cells or kinds
+            if name in CELL_PROPERTIES:
+                return ("prop", name), CELL_PROPERTIES[name][0]
+            if name in self.sym.piece_attributes:
+                return ("prop", name), self.sym.piece_attributes[name]
+            if name in self.sym.marks:
+                return ("prop", name), BOOL
         found = self.sym.lookup(name)
         if found is not None and found[0][0] == "define":
             return ("define", name), self.define_body(self.sym.defines[name], scope, {})

@@ -334,3 +334,30 @@ flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
         load_pack_text(text, "flags.pack")
     found = [(d.code, d.hint) for d in caught.value.diagnostics]
     assert found == [("E014", 'YAML reads `false` as a true/false value, not as text: write it in quotes, "false"')]
+
+
+FILTER_ON_A_PARAMETER = """\
+game: {id: sorting, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S, heavy: true}, wood: {symbol: W, heavy: false}}
+define:
+  heavy_in(l): l where heavy
+  stones_of(l): l where KIND == stone
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "count(stones_of(cells)) > 2"}
+scoring:
+  stones: count(stones_of(cells)) + 10 * count(heavy_in([stone, wood, stone]))
+"""
+
+
+def test_a_filter_on_a_definitions_parameter_reads_bare_properties_of_cells_and_kinds():
+    # `l where kind == stone` on a parameter was E201 "unknown name `kind`", with a hint at `kinds`
+    from boardrule.interpreter.api import evaluate, new_game
+    game = compile_game(load_pack_text(FILTER_ON_A_PARAMETER.replace("KIND", "kind"), "sorting.pack"))
+    state = new_game(game, 1)
+    assert evaluate(game, state, "count(heavy_in([stone, wood, stone])) + 10 * count(heavy_in(kinds))")[0] == 12
+    assert evaluate(game, state, "count(stones_of(cells))")[0] == 0
+    with pytest.raises(PackError) as caught:
+        load_pack_text(FILTER_ON_A_PARAMETER.replace("KIND", "knd"), "sorting.pack")
+    assert [(d.code, d.message, d.hint) for d in caught.value.diagnostics] == [
+        ("E201", "unknown name `knd`", "did you mean `kind`?")]

@@ -174,6 +174,11 @@ SCORING = {
     # definitions
     "define with parameters": "sum(worth(c) for c in cells) + near(cell(\"C3\"), ruby)",
     "define nested": "count(cells where near(it, tree) >= 1) + count(greens())",
+    # a definition using two others is a generated function of its own (codegen.generate_definition)
+    "define calling two": "sum(cells, both_ways(it, tree)) + both_ways(cell(\"B2\"), ruby) * 100",
+    # a filter on a definition's parameter reads bare properties of cells or of piece kinds
+    "filter on a parameter": "count(gems_in(cells)) + 10 * count(gems_in(kinds)) + 100 * count(gems_in(chosen))",
+    "ray and step from a parameter": "sum(cells, run_of(it, south)) + 10 * count(cells where ends_at(it, north))",
     # other built-ins and declarations
     "state values": "round * 100 + pot + (if d6 == none then 0 else count(1..6 where it == d6))",
     "decks and tokens": "size(pile) + count(tokens(cell(\"C3\"))) + sum(cells, count(held(it)))",
@@ -388,6 +393,10 @@ define:
   stand_ins(c): count(matches(duo, standin = it == c))
   heavy(c): count(adjacent(c) where kind == rock or kind == ruby)
   in_shade(c): c.shaded
+  both_ways(c, k): near(c, k) + worth(c)
+  gems_in(l): l where category == gem
+  run_of(c, d): count(ray(c, d, while = occupied and colour != red))
+  ends_at(c, d): let n = run_of(c, d) in n > 0 and step(c, d, n + 1) != none and step(c, d, n + 1).kind == tree
 {defines}
 actions:
   wait: {{effect: set pot = pot}}
