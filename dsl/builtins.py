@@ -95,6 +95,8 @@ FUNCTIONS = {
     "last": sig([list_of(ANY)], ANY, "the last element of a list, or none if it is empty"),
     "rotated": sig([list_of(ANY), NUM], list_of(ANY), "the list turned n places: its first n elements moved "
                    "to its end (negative n: from the end to the front), as an order of play passes on"),
+    "flatten": sig([list_of(ANY)], list_of(ANY), "the elements of a list of lists, one list after the other: "
+                   "flatten([ray(c, d) for d in directions]) is every cell a line from c reaches"),
     "index_of": sig([list_of(ANY), ANY], NUM, "the position of a value in a list, from 0, or none if it is not there"),
     "can": sig([PLAYER, SYM], BOOL, "whether a player has a legal move of an action now, as if it were "
                "theirs to make: can(p, place)"),

@@ -363,6 +363,8 @@ class Checker:
             return self.can_call(node, scope)
         if node.func == "sort":
             return self.sort_call(node, scope)
+        if node.func == "flatten" and len(node.args) == 1 and not node.kwargs:
+            return self.flatten_call(node, scope)
         if node.func in ("first", "last") and len(node.args) == 1 and not node.kwargs:
             self.out.resolved[node] = ("function", node.func)
             t = self.expr(node.args[0], scope)
@@ -387,6 +389,19 @@ class Checker:
         if node.func == "cards" and len(node.args) == 1:
             return list_of(self.card_type(node.args[0]))
         return result
+
+    def flatten_call(self, node, scope):
+        """`flatten(L)`: L is a list of lists; the result is a list of their elements."""
+        self.out.resolved[node] = ("function", "flatten")
+        t = self.expr(node.args[0], scope)
+        if t == ANY:
+            return list_of(ANY)
+        inner = item_type(t) if t.is_list else None
+        if inner is None or (not inner.is_list and inner != ANY):
+            self.error("E212", f"`flatten` takes a list of lists (such as [ray(c, d) for d in directions]), "
+                               f"but this is a {t}", node.args[0])
+            return list_of(ANY)
+        return list_of(item_type(inner)) if inner.is_list else list_of(ANY)
 
     def uses_call(self, node, scope):
         """`uses(KIND, MARK)`: MARK is the name of a mark, not the mark's value on a cell."""

@@ -158,3 +158,15 @@ def test_the_agents_benchmark_runs_and_prints_its_figures():
     assert "greedy vs random: greedy wins" in out  # a two-player pack: duplicate matches
     assert "solo, mean score over 1 games each" in out and "(target 25)" in out  # a solo pack, its target
     assert out.count("per decision") == 8  # four agents, two packs
+
+
+def test_the_suite_benchmark_prints_every_suite_pack_and_the_hand_written_ratios():
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "suite.py"), "--seconds", "0.1", "--json"],
+                          capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, cwd=str(REPO))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    packs = sorted(p.stem for p in (REPO / "tests" / "suite").glob("*.pack"))
+    assert [row["pack"] for row in result["suite"]] == packs
+    assert all(row["games"] >= 1 and row["moves_per_game"] > 0 for row in result["suite"])
+    assert [row["pack"] for row in result["handwritten"]] == ["gomoku", "breakthrough"]
+    assert all(row["ratio"] > 0 for row in result["handwritten"])

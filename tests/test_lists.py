@@ -72,6 +72,12 @@ def test_indices_from_the_end_slices_and_positions():
     assert evaluate("rotated([], 2)") == ()
 
 
+def test_flatten_joins_lists_in_order():
+    assert evaluate("flatten([[1, 2], [], [3]])") == (1, 2, 3) and evaluate("flatten([])") == ()
+    assert evaluate("flatten([row(c) for c in column(cell(\"A1\"))[0..1]])") == evaluate("cells")[:6]
+    assert evaluate("count(flatten([ray(cell(\"B2\"), d) for d in directions]))") == 8
+
+
 def test_an_index_beyond_either_end_is_a_rule_error():
     game = api.open_game("tictactoe")
     with pytest.raises(RuleError, match="index -4 is outside a list of 3"):
@@ -86,3 +92,14 @@ def test_sort_is_checked():
         with pytest.raises(PackError) as err:
             api.evaluate(game, state, text)
         assert code in {d.code for d in err.value.diagnostics}, text
+
+
+def test_flatten_is_checked():
+    game = api.open_game("tictactoe")
+    state = api.new_game(game, 2)
+    for text, code in (("flatten(cells)", "E212"), ("flatten(3)", "E212"), ("flatten([1, 2])", "E212"),
+                       ("flatten(cells, cells)", "E220")):
+        with pytest.raises(PackError) as err:
+            api.evaluate(game, state, text)
+        assert code in {d.code for d in err.value.diagnostics}, text
+    assert api.evaluate(game, state, "count(flatten([cells, cells]) where empty)")[0] == 18

@@ -36,9 +36,21 @@ _spec.loader.exec_module(make)
 
 
 def game_of(pack):
+    """A bundled pack by name, or a suite pack as `suite/<name>` (tests/suite/<name>.pack)."""
     if pack not in _GAMES:
-        _GAMES[pack] = compile_game(load_pack(pack))
+        spec = str(make.suite_pack_path(pack.split("/", 1)[1])) if pack.startswith("suite/") else pack
+        _GAMES[pack] = compile_game(load_pack(spec))
     return _GAMES[pack]
+
+
+def remake_command(pack):
+    return f"{REMAKE} --suite {pack.split('/', 1)[1]}" if pack.startswith("suite/") else f"{REMAKE} {pack}"
+
+
+@pytest.mark.parametrize("pack", make.suite_packs())
+def test_every_suite_pack_has_a_playthrough(pack):
+    assert (FOLDER / f"suite-{pack}-1.json").exists(), \
+        f"the suite pack `{pack}` has no stored playthrough; run `{REMAKE} --suite {pack}` and commit it"
 
 
 @pytest.mark.parametrize("pack", bundled_pack_names())
@@ -54,11 +66,12 @@ def test_playthrough_replays_the_same(path):
     for key in ("pack", "seed", "players", "start", "steps", "scores"):
         assert key in record, f"{path.name} has no `{key}`; remake it with `{REMAKE}`"
     pack = record["pack"]
-    assert pack in bundled_pack_names(), f"{path.name} is for `{pack}`, which is not a bundled pack (any more)"
+    known = bundled_pack_names() + [f"suite/{name}" for name in make.suite_packs()]
+    assert pack in known, f"{path.name} is for `{pack}`, which is not a bundled or suite pack (any more)"
     game = game_of(pack)
     state = initial_state(game, record["players"], record["seed"], record.get("options") or {})
     changed = (f"\nthe engine or the pack `{pack}` behaves differently; if that is intended, "
-               f"run `{REMAKE} {pack}` and review the diff")
+               f"run `{remake_command(pack)}` and review the diff")
     digest = make.state_digest(game, state)
     assert digest == record["start"], \
         f"{path.name}, before the first move: the state differs (digest {digest}, the playthrough has {record['start']}){changed}"

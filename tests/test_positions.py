@@ -111,3 +111,49 @@ def test_a_name_like_p02_in_a_position_is_a_name_not_a_seat():
     apply_position(game, state, load_yaml_text("vars: {drawn: p02, holder: P2}", "position.yaml"))
     assert type(state.vars["drawn"]) is str and state.vars["drawn"] == "p02"
     assert state.vars["holder"] is PLAYERS[1]
+
+
+HAND_PACK = """\
+game: {id: hand, players: 1}
+board: {grid: square 3 x 3}
+pieces: {tile: {symbol: T}}
+shapes:
+  bar: {art: X X}
+  dot: {art: X}
+player_vars:
+  hand: "[bar, dot]"
+  kept: dot
+actions:
+  put:
+    params:
+      piece: me.hand
+      at: placements(piece, cells where empty)
+    effect: |
+      for c in at { place tile at c }
+      set me.hand = me.hand where it != piece
+flow: {round: [{turns: [put]}], end: "all(players, count(it.hand) == 0)"}
+tests:
+  - name: a hand of shapes set by a position is played like the one the rules made
+    position:
+      player_vars: {P1: {hand: [bar], kept: bar}}
+    expect:
+      legal: {P1: 12}
+"""
+
+
+def test_shapes_named_in_a_position_are_the_packs_shapes():
+    # regression: `hand: [bar]` stayed the text `bar`, and listing the moves crashed in placements()
+    from boardrule.dsl.loader import load_yaml_text
+    from boardrule.interpreter.records.positions import PositionError, apply_position
+    from boardrule.interpreter.runtime import flow
+    game = compile_game(load_pack_text(HAND_PACK, "hand.pack"))
+    assert run_tests(game) == []
+    state = flow.initial_state(game, 1, seed=0)
+    apply_position(game, state, load_yaml_text("player_vars: {P1: {kept: bar}}", "position.yaml"))
+    assert state.pvars[0]["kept"] is game.shapes["bar"]
+    try:
+        apply_position(game, state, load_yaml_text("player_vars: {P1: {hand: [bra]}}", "position.yaml"))
+    except PositionError as err:
+        assert "`bra` is not a shape of this pack" in str(err)
+    else:
+        raise AssertionError("an unknown shape name was taken")

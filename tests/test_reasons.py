@@ -139,3 +139,38 @@ def test_names_typed_by_their_start_and_groups_by_one_cell():
     objects = reasons.completions(game, state, seat, "draw_object " + kind[:3])
     assert objects and all(m.args[0].startswith(kind[:3]) for m in objects)
     assert reasons.completions(game, state, seat, "draw_object " + game.symbols[kind].lower())
+
+
+SHAPED = """
+game: {id: shaped, players: 1}
+board: {grid: square 4 x 4}
+pieces:
+  tile: {symbol: T}
+shapes:
+  bar: {art: X X}
+  dot: {art: X}
+player_vars:
+  hand: "[bar, dot]"
+actions:
+  put:
+    params:
+      piece: me.hand
+      at:
+        in: placements(piece, cells where empty) where cell("A1") in it
+        why: a piece covers A1
+      way: directions where it == north
+    effect: for c in at { place tile at c }
+flow:
+  round:
+    - turns: [put]
+  end: round > 2
+"""
+
+
+def test_a_shape_or_direction_value_is_read_by_its_name_before_a_later_value_is_refused():
+    # a shape parameter was left as text, not found in its list, and the refusal blamed it
+    game = game_of(SHAPED)
+    state = api.new_game(game, 1)
+    assert reasons.refusal(game, state, 0, "put dot B2 north") == "a piece covers A1"
+    assert reasons.refusal(game, state, 0, "put bar A1+B1 south").startswith("`south` is not one you may choose")
+    assert reasons.refusal(game, state, 0, "put bar A1+B1 north") is None

@@ -227,6 +227,8 @@ VALUES = {
     "sorted players and made lists": "[index_of(sort(players, by = -it.gold), me)] + sort([p.gold for p in players])"
                                      " + [count([c.x for c in cells where kind == ruby])]"
                                      " + [index_of(rotated(players, me.gold), me)]",
+    "flattened lists": "let c = cell(\"B2\") in flatten([ray(c, d, while = empty) for d in directions])"
+                       " + flatten([row(c), column(c)])",
     "a local list": "let full = (cells where occupied) in full + (cells where it not in full)",
     "whether an action has a move": "[can(me, claim), can(left, claim), can(me, wait), count(players, can(it, claim))]",
     "border list": "border(home)",
@@ -542,7 +544,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 

@@ -1,4 +1,4 @@
-"""List functions: `sort(L, by = KEY)`, `first(L)`, `last(L)`, `index_of(L, v)` (closures).
+"""List functions: `sort(L, by = KEY)`, `first(L)`, `last(L)`, `index_of(L, v)`, `rotated`, `flatten` (closures).
 
 Each maker takes (compiler, node, args, kwargs) and returns `ctx -> value`, as
 the other functions of functions.py do. Slices (`L[a..b]`), negative indices
@@ -94,4 +94,20 @@ def _rotated(compiler, node, args, kwargs):
     return lambda ctx: turned(source(ctx), count(ctx))
 
 
-FUNCTIONS = {"sort": _sort, "first": _first, "last": _last, "index_of": _index_of, "rotated": _rotated}
+def joined(parts):
+    """`flatten(L)`: the elements of the lists of L, one list after the other."""
+    return tuple(element for part in parts for element in part)
+
+
+def _flatten(compiler, node, args, kwargs):
+    source, span = args[0], node.span
+
+    def flatten(ctx):
+        elements = joined(source(ctx))
+        ctx.meter.charge(len(elements) + 1, span)
+        return elements
+    return flatten
+
+
+FUNCTIONS = {"sort": _sort, "first": _first, "last": _last, "index_of": _index_of, "rotated": _rotated,
+             "flatten": _flatten}

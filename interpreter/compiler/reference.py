@@ -530,6 +530,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "first": lambda game, node, scope, items: items[0] if items else None,
     "last": lambda game, node, scope, items: items[-1] if items else None,
     "index_of": lambda game, node, scope, items, value: _index_of(items, value),
+    "flatten": lambda game, node, scope, items: tuple(x for part in items for x in part),
     "rotated": lambda game, node, scope, items, n: tuple(items[(i + n) % len(items)] for i in range(len(items))),
     "can": lambda game, node, scope, player, action: player is not None and _can(game, scope.state, player, action,
                                                                                  node.span),

@@ -25,7 +25,7 @@ from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
 from boardrule.interpreter.runtime import flow
 from boardrule.dsl.sections import MAX_ROUNDS
-from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, STR, SYM
+from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
 from boardrule.interpreter.runtime.values import PLAYERS
 
 _TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
@@ -93,7 +93,19 @@ def _set_var(game, table, key, value, declared):
     kind = symbols.vars.get(key.value) or symbols.player_vars.get(key.value) or ANY
     plain = to_plain(value)
     _check_type(kind, plain, f"`{key.value}`", value.span)
-    table[str(key.value)] = _rule_value(plain)
+    table[str(key.value)] = _shaped(game, kind, _rule_value(plain), value.span)
+
+
+def _shaped(game, kind, value, span):
+    """Shapes named in a position become the shapes the rules hold (a hand of pieces: `[bar, ell]`)."""
+    if kind == SHAPE and isinstance(value, str):
+        if value not in game.shapes:
+            names = ", ".join(sorted(game.shapes)) or "none"
+            raise PositionError(f"`{value}` is not a shape of this pack (shapes: {names})", span=span)
+        return game.shapes[value]
+    if kind.is_list and isinstance(value, tuple):
+        return tuple(_shaped(game, kind.item or ANY, item, span) for item in value)
+    return value
 
 
 _PLAIN_TYPES = {NUM: (int,), BOOL: (bool,), SYM: (str,), STR: (str,), PLAYER: (str,)}

@@ -181,6 +181,7 @@ def _value_refusal(game, state, seat, action, words, legal):
             return problem
         ctx.env = dict(bound)
         allowed = domain(ctx)
+        value = _as_listed(game, word, value, value_type, allowed)
         if value not in allowed:
             return _domain_reason(game, state, seat, action, name, domain, value, value_type, allowed, bound, word)
         bound[name] = value
@@ -215,6 +216,17 @@ def _read(game, word, value_type, base):
             cells.append(base | cell)
         return tuple(sorted(cells)), None
     return word, None
+
+
+def _as_listed(game, word, value, value_type, allowed):
+    """A word that `_read` left as text, read as the element of the list that prints as it: values with no
+    reader of their own (a shape, a direction) are known by their name, as parse_move knows them."""
+    if type(value) is not str:
+        return value
+    for option in allowed:
+        if type(option) is not str and value_text(option, game.grid, value_type).lower() == word.lower():
+            return option
+    return value
 
 
 def _cell(game, word):

@@ -2,6 +2,7 @@
 
     python tests/playthroughs/make.py              # every bundled pack
     python tests/playthroughs/make.py connect4     # some packs only
+    python tests/playthroughs/make.py --suite      # the suite packs of tests/suite/ (suite-<pack>-<seed>.json)
 
 For each pack and each seed in SEEDS, random agents play a whole game with
 the fewest players the pack allows, and `<pack>-<seed>.json` (next to this
@@ -44,7 +45,9 @@ from boardrule.interpreter.records.serialize import state_to_json
 from boardrule.interpreter.runtime.values import PLAYERS
 
 HERE = Path(__file__).resolve().parent
+SUITE = HERE.parent / "suite"  # test packs that prove the language general (issue 19), found by path
 SEEDS = (1, 2, 3)
+SUITE_SEEDS = (1,)  # one game each: the suite's packs are many, and some are long
 #: pack -> (seed, players, options) of the games at a fuller table
 TABLE_GAMES = {
     "townies": [(4, 3, {"mode": "full"})],           # 3 players at 5 seats: markers pass through vacant seats
@@ -119,7 +122,29 @@ def path_for(pack: str, seed: int) -> Path:
     return HERE / f"{pack}-{seed}.json"
 
 
+def suite_packs() -> list:
+    """The suite packs (tests/suite/*.pack), by name: a record names one as `suite/<name>`."""
+    return sorted(p.stem for p in SUITE.glob("*.pack"))
+
+
+def suite_pack_path(name: str) -> Path:
+    return SUITE / f"{name}.pack"
+
+
+def main_suite(names) -> int:
+    for name in names or suite_packs():
+        game = compile_game(load_pack(str(suite_pack_path(name))))
+        for seed in SUITE_SEEDS:
+            record = play(game, seed, f"suite/{name}")
+            path = HERE / f"suite-{name}-{seed}.json"
+            path.write_text(dumps(record), encoding="utf-8")
+            print(f"{path.name}: {len(record['steps'])} moves, scores {record['scores']}")
+    return 0
+
+
 def main(argv) -> int:
+    if argv[:1] == ["--suite"]:
+        return main_suite(argv[1:])
     names = argv or bundled_pack_names()
     for name in names:
         game = compile_game(load_pack(name))
