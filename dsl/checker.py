@@ -60,7 +60,7 @@ def _column_gap(end: int, start: int) -> str:
 
 def is_card_type(t: Type) -> bool:
     """Cards are names or numbers (`none` passes here and fails at run time, like elsewhere)."""
-    return t in (SYM, NUM, ANY, NONE)
+    return t in (SYM, NUM, ANY, NONE) or t.is_record
 
 
 def _mixes_players(a: Type, b: Type) -> bool:
@@ -103,6 +103,8 @@ class Checker:
             names |= set(CELL_PROPERTIES) | set(self.sym.piece_attributes) | set(self.sym.marks)
             names |= set(self.sym.rules)
             names |= set(CELL_RELATIVE)
+        if scope.it.is_record:
+            names |= set(self.sym.record_fields.get(scope.it.of, {}))
         return sorted(names)
 
     # ----------------------------------------------------------- expressions
@@ -166,6 +168,8 @@ class Checker:
                 return ("relative", name), FUNCTIONS[name].result
         if subject == SYM and name in self.sym.piece_attributes:
             return ("prop", name), self.sym.piece_attributes[name]
+        if subject.is_record and name in self.sym.record_fields.get(subject.of, {}):
+            return ("prop", name), self.sym.record_fields[subject.of][name].type
         found = self.sym.lookup(name)
         if found is not None and found[0][0] == "define":
             return ("define", name), self.define_body(self.sym.defines[name], scope, {})
@@ -192,6 +196,8 @@ class Checker:
                 self.out.resolved[node] = ("player_var", name)
                 return self.sym.player_vars[name]
             candidates = list(PLAYER_PROPERTIES) + list(self.sym.player_vars)
+        elif owner.is_record:
+            return self.record_field(node, owner)
         elif owner == EVENT:
             self.out.resolved[node] = ("event_attr", name)
             return EVENT_ATTRIBUTES.get(name, ANY)
@@ -207,6 +213,10 @@ class Checker:
             if owner in (CELL, ANY):
                 table.update({k: v[0] for k, v in CELL_PROPERTIES.items()})
                 table.update({m: BOOL for m in self.sym.marks})
+            if owner == ANY and self.sym.field_types(name):  # a record's field, or an attribute of that name
+                self.out.resolved[node] = ("attr", name)
+                types = self.sym.field_types(name) + ([table[name]] if name in table else [])
+                return types[0] if all(t == types[0] for t in types) else ANY
             if name in table:
                 self.out.resolved[node] = ("attr", name)
                 return table[name]
@@ -220,6 +230,17 @@ class Checker:
         hint = did_you_mean(name, candidates)
         self.error("E202", f"unknown attribute `{name}` of a {owner}", node,
                    hint)
+        return ANY
+
+    def record_field(self, node, owner) -> Type:
+        """`r.cost`, `r` a record: one of its kind's fields (E217 for any other name)."""
+        fields = self.sym.record_fields.get(owner.of, {})
+        if node.name in fields:
+            self.out.resolved[node] = ("attr", node.name)
+            return fields[node.name].type
+        listing = ", ".join(f"`{f}`" for f in fields) or "none"
+        self.error("E217", f"a {owner} has no field `{node.name}`; its fields: {listing}", node,
+                   did_you_mean(node.name, list(fields)))
         return ANY
 
     def x_Index(self, node, scope):
@@ -252,7 +273,7 @@ class Checker:
                 self.error("E222", f"`sort` has no option `{kw.name}`", kw, did_you_mean(kw.name, ["by"]))
                 continue
             key = self.expr(kw.value, scope.with_it(item_type(t)))
-            if key not in (NUM, STR, SYM, ANY) and not compatible(key, NUM):
+            if key not in (NUM, STR, SYM, ANY) and not key.is_record and not compatible(key, NUM):
                 self.error("E210", f"`sort` orders by a number or a name, but this key is a {key}", kw.value)
         return t
 
@@ -601,7 +622,11 @@ class Checker:
             if kw.name not in self.sym.piece_attributes:
                 hint = did_you_mean(kw.name, sorted(self.sym.piece_attributes))
                 self.error("E202", f"unknown attribute `{kw.name}`", kw, hint)
-            self.expr(kw.value, scope)
+            t = self.expr(kw.value, scope)
+            declared = self.sym.variable_types.get(kw.name)
+            if declared is not None and not compatible(t, declared.type):
+                self.error("E210", f"`{kw.name}` is declared a {declared.type}, so it cannot be set to a {t}",
+                           kw.value)
 
     def s_Remove(self, node, scope):
         if node.source is not None:
