@@ -1,7 +1,7 @@
 """The static types of the language: a handful of names and lists of them.
 
     >>> str(list_of(CELL))
-    'list of cell'
+    'list of cells'
 """
 
 from __future__ import annotations
