@@ -191,6 +191,7 @@ def _read_variable(r: Reader, node):
 
 
 RECORD_KEYS = ("fields", "rows", "doc")
+RECORD_NAME = re.compile(r"^[a-z_][a-zA-Z0-9_]*$")  # the language's NAME (dsl/boardrule.lark)
 
 
 def read_records(r: Reader, node) -> tuple:
@@ -205,6 +206,10 @@ def read_records(r: Reader, node) -> tuple:
         fields = tuple((str(k.value), r.text(v, f"the type of field `{k.value}`", "name"), v.span)
                        for k, v in _entries(r, m.get("fields"), f"the fields of `{key.value}`"))
         rows = tuple((str(k.value), v, k.span) for k, v in _entries(r, m.get("rows"), f"the rows of `{key.value}`"))
+        for name, span, what in [(f[0], f[2], "a field") for f in fields] + [(w[0], w[2], "a record's id") for w in rows]:
+            if not RECORD_NAME.match(name):
+                r.bag.error("E025", f"{what} is a name, like the rules write it (a small letter or `_`, then letters, "
+                                    f"digits, `_`), not `{name}`", span)
         kinds.append(RecordKindDef(str(key.value), fields, rows, key.span, r.text(m.get("doc"), "doc", "") or ""))
     return tuple(kinds)
 

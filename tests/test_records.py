@@ -122,6 +122,15 @@ def test_a_field_named_like_a_cell_property_is_refused():
                                                 "every cell has")
 
 
+def test_record_ids_and_fields_are_names_the_rules_can_write():
+    text = PACK.replace("ace: [1, red, king]", "Ace: [1, red, king]").replace("next: card}", "2nd: card}")
+    assert [(code, message) for code, message, _, _ in diagnostics(text)][:2] == [
+        ("E025", "a field is a name, like the rules write it (a small letter or `_`, then letters, digits, `_`), "
+                 "not `2nd`"),
+        ("E025", "a record's id is a name, like the rules write it (a small letter or `_`, then letters, digits, "
+                 "`_`), not `Ace`")]
+
+
 def test_a_record_id_is_a_name_of_the_pack():
     text = PACK.replace("ace: [1, red, king]", "tile: [1, red, king]")
     assert diagnostics(text)[0][:2] == ("E205", "`tile` names both a piece kind and a record of `card`")
