@@ -12,6 +12,7 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
+from boardrule.dsl.check_records import record_field
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
@@ -197,7 +198,7 @@ class Checker:
                 return self.sym.player_vars[name]
             candidates = list(PLAYER_PROPERTIES) + list(self.sym.player_vars)
         elif owner.is_record:
-            return self.record_field(node, owner)
+            return record_field(self, node, owner)
         elif owner == EVENT:
             self.out.resolved[node] = ("event_attr", name)
             return EVENT_ATTRIBUTES.get(name, ANY)
@@ -230,17 +231,6 @@ class Checker:
         hint = did_you_mean(name, candidates)
         self.error("E202", f"unknown attribute `{name}` of a {owner}", node,
                    hint)
-        return ANY
-
-    def record_field(self, node, owner) -> Type:
-        """`r.cost`, `r` a record: one of its kind's fields (E217 for any other name)."""
-        fields = self.sym.record_fields.get(owner.of, {})
-        if node.name in fields:
-            self.out.resolved[node] = ("attr", node.name)
-            return fields[node.name].type
-        listing = ", ".join(f"`{f}`" for f in fields) or "none"
-        self.error("E217", f"a {owner} has no field `{node.name}`; its fields: {listing}", node,
-                   did_you_mean(node.name, list(fields)))
         return ANY
 
     def x_Index(self, node, scope):
