@@ -13,7 +13,9 @@ import attrs
 from boardrule.dsl import ast
 from boardrule.dsl.checker import Checked, Checker, Scope, is_card_type
 from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.check_records import check_records
 from boardrule.dsl.display import check_display
+from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.symbols import build_symbols
 from boardrule.dsl.types import ANY, BOOL, CELL, EVENT, NONE, NUM, PLAYER, compatible, item_type, join, list_of
 
@@ -25,6 +27,7 @@ def check_pack(model, bag, removed=()) -> Checked:
     symbols = build_symbols(model, bag)
     checker = Checker(symbols, bag)
     checker.removed = {r.name: r for r in removed if r.section != "tests"}
+    check_records(checker, model)
     _check_vars(checker, model)
     _check_components(checker, model)
     _check_defines(checker, model)
@@ -72,6 +75,12 @@ def _check_vars(checker: Checker, model) -> None:
                 if value is not None:
                     t = join(t, checker.expr(value, constant)) if t != NONE else checker.expr(value, constant)
             table[var.name] = ANY if t in (NONE,) else t
+            declared = checker.sym.var_types.get(var.name)
+            if declared is not None:
+                if t != NONE and not compatible(t, declared.type):
+                    checker.error("E210", f"`{var.name}` is declared a {declared.type}, so it cannot start as a {t}",
+                                  next(v for v in values if v is not None))
+                table[var.name] = declared.type
 
 
 def _check_components(checker: Checker, model) -> None:
@@ -82,17 +91,34 @@ def _check_components(checker: Checker, model) -> None:
             if face is not None:
                 checker.expr(face, constant)
     for deck in model.decks:
-        t = NONE
-        for card, _ in deck.cards:
+        t, total = NONE, 0
+        for card, count in deck.cards:
+            total += count
             if card is not None:
                 card_t = checker.expr(card, constant)
+                if card_t.is_list and isinstance(card, ast.Name):  # a kind of record, a symbol list: each of them
+                    card_t = item_type(card_t)
+                    total += count * (_listed(checker, card) - 1)
                 if not is_card_type(card_t) or card_t == NONE:
                     checker.error("E210", f"a card is a name or a number, not a {card_t}", card)
                     card_t = ANY
                 t = card_t if t == NONE else join(t, card_t)
+        if total > MAX_DECK_CARDS:
+            checker.error("E022", f"deck `{deck.name}` has {total:,} cards; a deck holds at most {MAX_DECK_CARDS:,}",
+                          deck)
         # a deck declared empty (`{}`) takes any card; cards of two types make a deck of any card
         if checker.sym.decks.get(deck.name) is deck:
             checker.sym.deck_cards[deck.name] = ANY if t == NONE else t
+
+
+def _listed(checker: Checker, name) -> int:
+    """How many cards a deck's entry naming a list gives for each of its count."""
+    kind, what = checker.out.resolved.get(name, (None, None))
+    if kind == "record_kind":
+        return len(checker.sym.record_ids_of(what))
+    if kind == "symset":
+        return len(checker.sym.symbol_sets[what])
+    return 1
 
 
 def _check_defines(checker: Checker, model) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
+from boardrule.dsl.check_records import record_field
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
@@ -60,7 +61,7 @@ def _column_gap(end: int, start: int) -> str:
 
 def is_card_type(t: Type) -> bool:
     """Cards are names or numbers (`none` passes here and fails at run time, like elsewhere)."""
-    return t in (SYM, NUM, ANY, NONE)
+    return t in (SYM, NUM, ANY, NONE) or t.is_record
 
 
 def _mixes_players(a: Type, b: Type) -> bool:
@@ -103,6 +104,8 @@ class Checker:
             names |= set(CELL_PROPERTIES) | set(self.sym.piece_attributes) | set(self.sym.marks)
             names |= set(self.sym.rules)
             names |= set(CELL_RELATIVE)
+        if scope.it.is_record:
+            names |= set(self.sym.record_fields.get(scope.it.of, {}))
         return sorted(names)
 
     # ----------------------------------------------------------- expressions
@@ -166,13 +169,18 @@ class Checker:
                 return ("relative", name), FUNCTIONS[name].result
         if subject == SYM and name in self.sym.piece_attributes:
             return ("prop", name), self.sym.piece_attributes[name]
-        if subject == ANY and scope.it == ANY:  # a filter on a list whose elements may be cells or kinds
+        if subject.is_record and name in self.sym.record_fields.get(subject.of, {}):
+            return ("prop", name), self.sym.record_fields[subject.of][name].type
+        if subject == ANY and scope.it == ANY:  # a filter on a list whose elements may be cells, kinds, records
             if name in CELL_PROPERTIES:
                 return ("prop", name), CELL_PROPERTIES[name][0]
             if name in self.sym.piece_attributes:
                 return ("prop", name), self.sym.piece_attributes[name]
             if name in self.sym.marks:
                 return ("prop", name), BOOL
+            types = {fields[name].type for fields in self.sym.record_fields.values() if name in fields}
+            if types:
+                return ("prop", name), types.pop() if len(types) == 1 else ANY
         found = self.sym.lookup(name)
         if found is not None and found[0][0] == "define":
             return ("define", name), self.define_body(self.sym.defines[name], scope, {})
@@ -199,6 +207,8 @@ class Checker:
                 self.out.resolved[node] = ("player_var", name)
                 return self.sym.player_vars[name]
             candidates = list(PLAYER_PROPERTIES) + list(self.sym.player_vars)
+        elif owner.is_record:
+            return record_field(self, node, owner)
         elif owner == EVENT:
             self.out.resolved[node] = ("event_attr", name)
             return EVENT_ATTRIBUTES.get(name, ANY)
@@ -214,6 +224,10 @@ class Checker:
             if owner in (CELL, ANY):
                 table.update({k: v[0] for k, v in CELL_PROPERTIES.items()})
                 table.update({m: BOOL for m in self.sym.marks})
+            if owner == ANY and self.sym.field_types(name):  # a record's field, or an attribute of that name
+                self.out.resolved[node] = ("attr", name)
+                types = self.sym.field_types(name) + ([table[name]] if name in table else [])
+                return types[0] if all(t == types[0] for t in types) else ANY
             if name in table:
                 self.out.resolved[node] = ("attr", name)
                 return table[name]
@@ -259,7 +273,7 @@ class Checker:
                 self.error("E222", f"`sort` has no option `{kw.name}`", kw, did_you_mean(kw.name, ["by"]))
                 continue
             key = self.expr(kw.value, scope.with_it(item_type(t)))
-            if key not in (NUM, STR, SYM, ANY) and not compatible(key, NUM):
+            if key not in (NUM, STR, SYM, ANY) and not key.is_record and not compatible(key, NUM):
                 self.error("E210", f"`sort` orders by a number or a name, but this key is a {key}", kw.value)
         return t
 
@@ -623,7 +637,11 @@ class Checker:
             if kw.name not in self.sym.piece_attributes:
                 hint = did_you_mean(kw.name, sorted(self.sym.piece_attributes))
                 self.error("E202", f"unknown attribute `{kw.name}`", kw, hint)
-            self.expr(kw.value, scope)
+            t = self.expr(kw.value, scope)
+            declared = self.sym.variable_types.get(kw.name)
+            if declared is not None and not compatible(t, declared.type):
+                self.error("E210", f"`{kw.name}` is declared a {declared.type}, so it cannot be set to a {t}",
+                           kw.value)
 
     def s_Remove(self, node, scope):
         if node.source is not None:

@@ -52,7 +52,7 @@ __all__ = ["PACK_SUFFIX", "bundled_dir", "bundled_pack_names", "load_pack_tree",
 MAX_EXTENDS_DEPTH = 16
 _RESERVED = ("extends", "remove", "override")
 #: Sections made of named entries: an entry of these may say ``override: true``.
-ENTRY_SECTIONS = ("options", "symbols", "pieces", "shapes", "charts", "define", "effects", "vars", "player_vars",
+ENTRY_SECTIONS = ("options", "symbols", "records", "pieces", "shapes", "charts", "define", "effects", "vars", "player_vars",
                   "dice", "decks", "actions", "scoring", "status", "player_status")
 
 

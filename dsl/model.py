@@ -64,6 +64,18 @@ class PieceDef:
     rules: dict = attrs.field(factory=dict)  # rule name -> ast expr, read on a cell holding the piece
     place_why: Any = None  # Why: the reason told when the placement rule refuses a cell
     doc: str = ""  # what the piece is, for the players' rulebook
+    variable_types: dict = attrs.field(factory=dict)  # variable attribute -> (type word, span), when declared
+
+
+@frozen
+class RecordKindDef:
+    """A kind of record (`records:`): named fields with declared types, and its records as rows of data."""
+
+    name: str
+    fields: tuple  # (field name, type word, span of the type word)
+    rows: tuple  # (record id, YAML node of its values, span of the id)
+    span: Any
+    doc: str = ""
 
 
 @frozen
@@ -95,6 +107,7 @@ class VarDef:
     per_seat: tuple  # ast exprs, one per seat (optional)
     span: Any
     private: bool = False  # only its player sees it
+    type_word: Any = None  # (type word, span) when declared with `type:`
 
 
 @frozen
@@ -219,11 +232,12 @@ class PackModel:
     evaluate: Any = None  # ast expr or None: what agents add to a position's value for `me` (a hint)
     unknown_keys: tuple = ()  # spans of unknown top-level keys (E011): the rest is checked all the same
     effects: tuple = ()  # EffectDef: named effects, used as statements (`pay(me, 3)`)
+    records: tuple = ()  # RecordKindDef: kinds of records with their data
 
 
 _TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
 
-SECTIONS = ("game", "options", "symbols", "pieces", "board", "shapes", "charts", "define", "effects", "vars",
+SECTIONS = ("game", "options", "symbols", "records", "pieces", "board", "shapes", "charts", "define", "effects", "vars",
             "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "evaluate", "tests", "doc",
             "display", "status", "player_status")
 

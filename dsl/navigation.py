@@ -37,7 +37,7 @@ __all__ = ["PackView", "Reference", "Completion", "read_view", "shown_home", "ex
 MAX_SOURCE_LINES = 12  # an entry's source shown in a hover, at most
 #: resolutions whose definition is a declaration of the pack (SymbolTable.declared)
 DECLARED = frozenset({"symbol", "shape", "family", "region", "global", "player_var", "option", "die", "deck",
-                      "symset", "define"})
+                      "symset", "define", "record", "record_kind"})
 #: the top-level sections whose keys name something (an entry of `board.regions` too)
 NAMED_SECTIONS = tuple(s for s in ENTRY_SECTIONS if s not in ("scoring", "status", "player_status"))
 _WORD_BEFORE = re.compile(r"(\.?)([A-Za-z_][A-Za-z0-9_]*)?$")

@@ -11,7 +11,8 @@ from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
 from boardrule.dsl.model import (SECTIONS, Why, RulebookDoc, ActionDef, BoardDef, DeckDef, DefineDef, DiceDef,
-                                 EffectDef, FlowDef, GameInfo, OptionDef, PackModel, PieceDef, Reader, ScoreTerm,
+                                 EffectDef, FlowDef, GameInfo, OptionDef, PackModel, PieceDef, Reader, RecordKindDef,
+                                 ScoreTerm,
                                  ShapeDef, StepDef,
                                  TestDef, VarDef)
 
@@ -47,6 +48,7 @@ def read_pack(root: MapNode, bag, files=(), inherited_tests=()) -> PackModel:
         game=read_game(r, get("game"), root.span),
         options=read_options(r, get("options")),
         symbols=read_symbols(r, get("symbols")),
+        records=read_records(r, get("records")),
         pieces=read_pieces(r, get("pieces")),
         board=read_board(r, get("board"), root.span),
         shapes=read_shapes(r, get("shapes")),
@@ -163,7 +165,7 @@ def read_pieces(r: Reader, node) -> tuple:
             attributes[str(k.value)] = (r.scalar(v, f"attribute `{k.value}`", (str, int, bool)), v.span)
         marks = {str(k.value): r.expr(v, f"mark `{k.value}`") for k, v in _entries(r, m.get("marks"), "marks")}
         rules = {str(k.value): r.expr(v, f"rule `{k.value}`") for k, v in _entries(r, m.get("rules"), "rules")}
-        variable = tuple(str(r.text(v, "an attribute name")) for v in r.sequence(m.get("variable"), "variable"))
+        variable, variable_types = _read_variable(r, m.get("variable"))
         place, place_why = read_condition(r, m.get("place"), "place", "the placement rule")
         pieces.append(PieceDef(
             name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
@@ -171,8 +173,45 @@ def read_pieces(r: Reader, node) -> tuple:
             score_label=r.text(m.get("label"), "label", str(key.value)), marks=marks,
             place=place,
             triggers=_read_triggers(r, m),
-            span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or ""))
+            span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or "",
+            variable_types=variable_types))
     return tuple(pieces)
+
+
+def _read_variable(r: Reader, node):
+    """`variable: [color]` (names), or `variable: {crowns: number, tile: domino}` with a type word each
+    (dsl/type_words.py): (the attribute names, name -> (type word, span) for those typed)."""
+    if isinstance(node, MapNode):
+        names, types = [], {}
+        for k, v in node.entries:
+            names.append(str(k.value))
+            types[str(k.value)] = (r.text(v, f"the type of `{k.value}`", "name"), v.span)
+        return tuple(names), types
+    return tuple(str(r.text(v, "an attribute name")) for v in r.sequence(node, "variable")), {}
+
+
+RECORD_KEYS = ("fields", "rows", "doc")
+RECORD_NAME = re.compile(r"^[a-z_][a-zA-Z0-9_]*$")  # the language's NAME (dsl/boardrule.lark)
+
+
+def read_records(r: Reader, node) -> tuple:
+    """`records: {KIND: {fields: {FIELD: TYPE, ...}, rows: {ID: [VALUE, ...] or {FIELD: VALUE}, ...}}}`;
+    the values are checked against the types once every name is known (dsl/check_records.py)."""
+    kinds = []
+    for key, value in _entries(r, node, "records"):
+        m = r.mapping(value, f"record kind `{key.value}`", RECORD_KEYS)
+        if m.get("fields") is None:
+            r.bag.error("E025", f"record kind `{key.value}` needs `fields:`, a mapping of each field to its type "
+                                "(`cost: number`)", key.span)
+        fields = tuple((str(k.value), r.text(v, f"the type of field `{k.value}`", "name"), v.span)
+                       for k, v in _entries(r, m.get("fields"), f"the fields of `{key.value}`"))
+        rows = tuple((str(k.value), v, k.span) for k, v in _entries(r, m.get("rows"), f"the rows of `{key.value}`"))
+        for name, span, what in [(f[0], f[2], "a field") for f in fields] + [(w[0], w[2], "a record's id") for w in rows]:
+            if not RECORD_NAME.match(name):
+                r.bag.error("E025", f"{what} is a name, like the rules write it (a small letter or `_`, then letters, "
+                                    f"digits, `_`), not `{name}`", span)
+        kinds.append(RecordKindDef(str(key.value), fields, rows, key.span, r.text(m.get("doc"), "doc", "") or ""))
+    return tuple(kinds)
 
 
 def read_board(r: Reader, node, span) -> BoardDef:
@@ -227,7 +266,7 @@ def read_vars(r: Reader, node, what: str) -> tuple:
     for key, value in _entries(r, node, what):
         name = str(key.value)
         if isinstance(value, MapNode):
-            m = r.mapping(value, f"{what}.{name}", ("initial", "per_seat", "private"))
+            m = r.mapping(value, f"{what}.{name}", ("initial", "per_seat", "private", "type"))
             per_seat = tuple(r.expr(v, "a starting value") for v in r.sequence(m.get("per_seat"), "per_seat"))
             initial = r.expr(m.get("initial"), "initial") if m.get("initial") is not None else None
             if m.get("per_seat") is not None and not per_seat:
@@ -235,8 +274,9 @@ def read_vars(r: Reader, node, what: str) -> tuple:
             private = bool(r.scalar(m.get("private"), "private", (bool,), False))
             if private and what != "player_vars":
                 r.bag.error("E020", "only a player variable can be private", m.get("private").span)
+            type_word = (r.text(m.get("type"), "type"), m.get("type").span) if m.get("type") is not None else None
             result.append(VarDef(name, initial if initial is not None else (per_seat[0] if per_seat else None),
-                                 per_seat, key.span, private))
+                                 per_seat, key.span, private, type_word))
         elif isinstance(value, SeqNode):
             r.bag.error("E020", f"`{name}` is a YAML list; write a list value as text in quotes, like "
                                 "\"[a, b]\", or give one value per seat with `per_seat: [...]`", value.span)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE, DIRECTIONS, direction_family
-from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of
+from boardrule.dsl.type_words import TypeWordError, read_type_word
+from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of, record_of
 
 RESERVED = {"it", "self", "me"}
 
@@ -36,6 +37,20 @@ class SymbolTable:
     actions: dict = attrs.field(factory=dict)
     defines: dict = attrs.field(factory=dict)
     declared: dict = attrs.field(factory=dict)  # name -> (what, span)
+    record_kinds: dict = attrs.field(factory=dict)  # kind of record -> RecordKindDef
+    record_of: dict = attrs.field(factory=dict)  # record id -> its kind
+    record_fields: dict = attrs.field(factory=dict)  # kind of record -> {field: type_words.DeclaredType}
+    variable_types: dict = attrs.field(factory=dict)  # a piece's typed variable attribute -> DeclaredType
+    var_types: dict = attrs.field(factory=dict)  # a variable declared with `type:` -> DeclaredType
+    record_values: dict = attrs.field(factory=dict)  # record id -> {field: value}, set by dsl/check_records.py
+
+    def record_ids_of(self, kind: str) -> tuple:
+        """The ids of the records of one kind, in the order the pack gives them."""
+        return tuple(rid for rid, of in self.record_of.items() if of == kind)
+
+    def field_types(self, name: str) -> list:
+        """The types of the fields called `name`, over every kind of record."""
+        return [fields[name].type for fields in self.record_fields.values() if name in fields]
 
     def lookup(self, name: str):
         """(resolution, type) for a declared name, or None."""
@@ -58,6 +73,10 @@ class SymbolTable:
             return ("symset", name), list_of(SYM)
         if name in self.kinds or name in self.symbols:
             return ("symbol", name), SYM
+        if name in self.record_of:
+            return ("record", name), record_of(self.record_of[name])
+        if name in self.record_kinds:
+            return ("record_kind", name), list_of(record_of(name))
         if name in self.defines and not self.defines[name].params:
             return ("define", name), None
         return None
@@ -65,7 +84,7 @@ class SymbolTable:
     def all_names(self) -> set:
         return (set(self.vars) | set(self.player_vars) | set(self.options) | set(self.regions) | set(self.dice)
                 | set(self.decks) | set(self.shapes) | set(self.symbol_sets) | set(self.kinds) | self.symbols
-                | set(self.defines))
+                | set(self.defines) | set(self.record_kinds) | set(self.record_of))
 
 
 def _declare(table: SymbolTable, bag, name: str, what: str, span) -> bool:
@@ -108,6 +127,7 @@ def build_symbols(model, bag) -> SymbolTable:
         for symbol, item_span in items:
             if symbol not in t.kinds and symbol not in t.symbols and _declare(t, bag, symbol, "symbol", item_span):
                 t.symbols.add(symbol)
+    _declare_records(t, model, bag)
     _collect_attributes(t, model, bag)
     for what, table, defs in (("global variable", t.vars, model.vars),
                               ("player variable", t.player_vars, model.player_vars)):
@@ -136,7 +156,64 @@ def build_symbols(model, bag) -> SymbolTable:
     for define in model.defines:
         if _declare(t, bag, define.name, "definition", define.span):
             t.defines[define.name] = define
+    _type_declarations(t, model, bag)
     return t
+
+
+def _declare_records(t: SymbolTable, model, bag) -> None:
+    """Each kind of record and each record id is a name of the pack."""
+    for kind in model.records:
+        if not _declare(t, bag, kind.name, "kind of record", kind.span):
+            continue
+        t.record_kinds[kind.name] = kind
+        for rid, _, span in kind.rows:
+            if _declare(t, bag, rid, f"record of `{kind.name}`", span):
+                t.record_of[rid] = kind.name
+
+
+def _type_declarations(t: SymbolTable, model, bag) -> None:
+    """The types the pack declares in words (records' fields, typed piece variables and variables),
+    read once every name they may use is declared."""
+    for kind in t.record_kinds.values():
+        fields = {}
+        for name, word, span in kind.fields:
+            clash = _property_clash(t, name) if name not in t.piece_attributes else None
+            if clash is None and name in t.rules:
+                clash = "a rule of a piece"
+            if clash is not None:
+                bag.error("E025", f"a field of `{kind.name}` cannot be called `{name}`: `{name}` is {clash}", span,
+                          hint="a field reads like an attribute (`r.name`, or the bare name in a filter): "
+                               "give it another name")
+                continue
+            declared = _type_word(t, bag, word, span)
+            if declared is not None:
+                fields[name] = declared
+        t.record_fields[kind.name] = fields
+    for piece in model.pieces:
+        for name, (word, span) in piece.variable_types.items():
+            declared = _type_word(t, bag, word, span)
+            if declared is None:
+                continue
+            known = t.variable_types[name].type if name in t.variable_types else t.piece_attributes.get(name)
+            if known is not None and known != declared.type:
+                bag.error("E206", f"attribute `{name}` is declared a {declared.type} here but holds a {known} on "
+                                  "another piece kind", span)
+                continue
+            t.variable_types[name] = declared
+            t.piece_attributes[name] = declared.type
+    for var in tuple(model.vars) + tuple(model.player_vars):
+        if var.type_word is not None:
+            declared = _type_word(t, bag, *var.type_word)
+            if declared is not None:
+                t.var_types[var.name] = declared
+
+
+def _type_word(t: SymbolTable, bag, word, span):
+    try:
+        return read_type_word(word, t)
+    except TypeWordError as err:
+        bag.error("E025", str(err), span)
+        return None
 
 
 def _collect_attributes(t: SymbolTable, model, bag) -> None:
@@ -151,7 +228,8 @@ def _collect_attributes(t: SymbolTable, model, bag) -> None:
                     and value not in t.declared:
                 t.symbols.add(value)
         for name in piece.variable:
-            t.piece_attributes.setdefault(name, SYM)
+            if name not in piece.variable_types:  # a typed one is read with the other type words
+                t.piece_attributes.setdefault(name, SYM)
         t.marks.update(piece.marks)
     for piece in model.pieces:
         for name, expr in piece.rules.items():

@@ -1,7 +1,7 @@
 """The static types of the language: a handful of names and lists of them.
 
     >>> str(list_of(CELL))
-    'list of cell'
+    'list of cells'
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ from boardrule.dsl.records import frozen
 class Type:
     name: str
     item: "Type | None" = None
+    of: "str | None" = None  # a record type: the kind of record (`records:`), printed by its name
 
     def __str__(self) -> str:
+        if self.of is not None:
+            return self.of
         if self.item is None:
             return self.name
         return f"list of {_plural(str(self.item))}"
@@ -22,6 +25,10 @@ class Type:
     @property
     def is_list(self) -> bool:
         return self.name == "list"
+
+    @property
+    def is_record(self) -> bool:
+        return self.name == "record"
 
 
 def _plural(name: str) -> str:
@@ -45,6 +52,15 @@ NONE = Type("none")
 ANY = Type("any")
 
 
+def record_of(kind: str) -> Type:
+    """The type of the records of one kind declared under `records:`.
+
+    >>> str(list_of(record_of("card")))
+    'list of cards'
+    """
+    return Type("record", of=kind)
+
+
 def list_of(item: Type) -> Type:
     return Type("list", item)
 
@@ -61,7 +77,7 @@ def compatible(actual: Type, expected: Type) -> bool:
     if actual == BOOL and expected == NUM:
         return True  # booleans count as 0/1 in sums
     if actual == NONE:
-        return expected in (SYM, PLAYER, CELL)
+        return expected in (SYM, PLAYER, CELL) or expected.is_record
     if actual.is_list and expected.is_list:
         return compatible(item_type(actual), item_type(expected))
     return False

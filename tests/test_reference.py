@@ -36,6 +36,7 @@ settings.register_profile("reference", max_examples=100, deadline=None, derandom
 
 KINDS = ("ruby", "jade", "rock", "tree")
 COLOURS = ("red", "green", "grey", "blue")
+CARDS = ("c1", "c2", "c3")  # the records of `gem_card`
 
 # Top level (`me` is a player, no `self`): numbers or truth values.
 SCORING = {
@@ -207,6 +208,14 @@ SCORING = {
     "attributes of a local": "sum(k.value * k.weight for k in kinds) + 100 * count(k.category == gem for k in"
                              " [ruby, tree, me.mark]) + sum(c.value for c in cells where occupied)",
     # `held(it)`, `tokens(it)` read `it` directly; a constant member is bound once
+    # records (`records:`): fields read on a record, on `it`, on a local, along a record field; lists of records
+    "record fields": "sum(hand, cost) + 10 * count(hand where suit == red) + 100 * c2.cost + 1000 * count(c1.gems)",
+    "record fields of a local": "sum(c.cost * count(c.gems) for c in gem_card) + 100 * count(gem_card where it.next == c1)"
+                                " + 1000 * sum(hand, it.next.cost)",
+    "record list fields": "count(hand where ruby in gems) + 10 * sum(hand, count(placements(art, cells where empty)))"
+                          " + 1000 * count(cards(spares) where it.cost > 1)",
+    "records compared": "count(hand where it == c1) + 10 * (if first(hand) == none then 0 else first(hand).next.cost)"
+                        " + 100 * count(kinds where it in c1.gems) + 1000 * (if offer == none then 0 else offer.cost)",
     "constant in held of it": "count(cells where ruby in held(it)) + count(cells where jade not in tokens(it)) * 10"
                               " + count(cells where rock in tokens(it) or tree in held(it)) * 100",
 }
@@ -245,6 +254,10 @@ VALUES = {
     # `where it in X`, X read once (exprs._membership_filter)
     "membership filters": "(kinds where it in chosen) + (kinds where it not in chosen) + ([red, blue] where it in colours)"
                           " + ((cells where occupied) where it in home) + ([jade, rock] where it not in chosen)",
+    "record lists": "sort(hand, by = it.cost) + gem_card + (gem_card where it.suit in colours)",
+    "record field values": "[c1.art, first(hand).art, c3.next.art]",
+    "record kind lists": "c1.gems + c3.gems + [c2.suit, first(hand).suit]",
+    "record deck": "cards(spares)",
     "owner": "cell(\"B2\").owner",
     "colour": "cell(\"C3\").colour",
     "held list": "held(cell(\"B2\"))",
@@ -368,19 +381,29 @@ shapes:
 charts:
   bonus: 1 2 3 4+ -> 1 3 6 10
   tiers: 0-2 3-5 6+ -> 0 4 10
+records:
+  gem_card:
+    fields: {{cost: number, suit: colours, gems: list of kind, art: shape, next: gem_card}}
+    rows:
+      c1: [1, red, [ruby, jade], bar, c2]
+      c2: {{cost: 3, suit: green, gems: [], art: ell, next: c1}}
+      c3: [2, blue, [tree], bar, c3]
 vars:
   pot: 0
   chosen: "[ruby, tree]"
+  offer: {{initial: none, type: gem_card}}
 options:
   generous: {{type: bool, default: true}}
   target: {{type: int, default: 3}}
 player_vars:
   gold: 0
   mark: {{per_seat: [ruby, jade, rock, tree]}}
+  hand: {{initial: "[]", type: list of gem_cards}}
 dice:
   d6: [1, 2, 3, 4, 5, 6]
 decks:
   pile: {{ruby: 2, jade: 3}}
+  spares: {{gem_card: 2}}
 define:
   near(c, k): count(adjacent(c) where kind == k)
   worth(c): if c.empty then 0 else c.value * c.weight
@@ -487,6 +510,9 @@ def positions(draw, setup):
     for seat in seats:
         state.pvars[seat]["gold"] = draw(st.integers(-3, 9))
         state.pvars[seat]["mark"] = draw(st.sampled_from(KINDS))
+        state.pvars[seat]["hand"] = tuple(draw(st.lists(st.sampled_from(CARDS), max_size=4)))
+    state.vars["offer"] = draw(st.none() | st.sampled_from(CARDS))
+    del state.own_deck("spares")[:draw(st.integers(0, 6))]
     state.finished = draw(st.lists(st.sampled_from(seats), unique=True, max_size=len(seats)))
     state.vars["pot"] = draw(st.integers(0, 5))
     state.round = draw(st.integers(0, 6))

@@ -39,6 +39,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -112,7 +113,9 @@ scoring:
 """
 
 PACKS = bundled_pack_names()
-ALL = PACKS + ["<chance-probe>"]
+#: language packs of tests/packs/ played here too: records in decks, moves, piece state and saves
+LANGUAGE_PACKS = [str(Path(__file__).parent / "packs" / "bazaar.pack")]
+ALL = PACKS + ["<chance-probe>"] + LANGUAGE_PACKS
 
 
 def seeds(name, agent, games=None):

@@ -131,7 +131,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
             return py.Constant(_CONSTANT_NAMES[resolution])
         if kind == "self":
             return _attr(ctx, "self_")
-        if kind in ("symbol", "direction"):  # a direction is its name (directions.py)
+        if kind in ("symbol", "direction", "record"):  # a direction, a record is its name (directions.py)
             return py.Constant(detail)
         if kind == "local":
             value = self.local_value(detail)

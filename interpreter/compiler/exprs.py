@@ -152,6 +152,12 @@ class ExprCompiler:
     def name_symbol(self, name, node):
         return lambda ctx: name
 
+    name_record = name_symbol  # a record is its id; its fields are in game.named_fields
+
+    def name_record_kind(self, name, node):  # a kind of record: its records, in the order declared
+        records = self.game.record_kinds[name]
+        return lambda ctx: records
+
     name_direction = name_symbol  # a direction is its name (directions.py)
 
     def name_define(self, name, node):
@@ -201,7 +207,7 @@ class ExprCompiler:
             return lambda ctx: read(ctx, obj(ctx))
         read = functions.property_reader(self.game, name)
         if functions.is_declared_attribute(self.game, name):  # `k.pattern` of a piece kind: read in place
-            static, nothing = self.game.static_attrs, functions.NO_ATTRIBUTES
+            static, nothing = self.game.named_fields, functions.NO_ATTRIBUTES  # a kind's attribute, a record's field
             local = self._plain_local(node.obj)
             if local is not None:  # `k.pattern`, `k` a parameter: read without a call
                 def local_attribute(ctx):
@@ -613,7 +619,7 @@ def _constant_of(resolved, node):
         return node.value
     if kind == "Name":
         resolution = resolved.get(node)
-        if resolution == ("symbol", node.id):
+        if resolution in (("symbol", node.id), ("record", node.id)):
             return node.id
         if resolution is not None and resolution[0] == "value":
             return _CONSTANT_VALUES.get(resolution, _NOT_CONSTANT)

@@ -373,7 +373,7 @@ class _Conditions:
         if resolution is None:
             return False
         if name == "Name":
-            return resolution[0] in ("local", "self", "symbol", "global", "option")
+            return resolution[0] in ("local", "self", "symbol", "record", "global", "option")
         if name == "Attribute" and resolution[0] == "attr":
             attribute = resolution[1]
             readable = attribute in _SAFE_READS or (attribute in self.game.static_attribute_names
@@ -482,7 +482,7 @@ def _filter(compiler, source_node, condition):
 
 
 # names whose value is the same for every cell a filter tries (`allowed(k, it)`: the `k`)
-_SAME_FOR_EVERY_CELL = ("local", "symbol", "global", "player_var", "option")
+_SAME_FOR_EVERY_CELL = ("local", "symbol", "record", "record_kind", "global", "player_var", "option")
 # names a condition may not read to be judged away from the cell whose rule it is
 _NOT_OF_THE_CELL_ALONE = ("self", "define", "function", "relative", "aggregate", "pairwise")
 

@@ -25,7 +25,7 @@ def is_declared_attribute(game, name) -> bool:
 
 
 def property_reader(game, name):
-    """A function (ctx, subject) -> value for a cell or piece-kind property."""
+    """A function (ctx, subject) -> value for a cell's property, a piece kind's attribute or a record's field."""
     special = _CELL_READERS.get(name)
     if special is not None:
         return special
@@ -34,13 +34,13 @@ def property_reader(game, name):
             marks = ctx.marks if ctx.marks is not None else game.default_marks(ctx)
             return cell in marks.get(name, ())
         return read_mark
-    static = game.static_attrs
+    static, named = game.static_attrs, game.named_fields
 
     def read_attribute(ctx, subject):
         if subject is None:
             return None
-        if type(subject) is str:
-            return static.get(subject, NO_ATTRIBUTES).get(name)
+        if type(subject) is str:  # a piece kind's attribute, a record's field
+            return named.get(subject, NO_ATTRIBUTES).get(name)
         board, cell = subject >> CELL_BITS, subject & CELL_MASK
         kind = ctx.state.kind[board][cell]
         if kind is None:

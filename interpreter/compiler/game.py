@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from boardrule import __version__
 from boardrule.dsl.diagnostics import Diagnostic, PackError
-from boardrule.dsl.types import ANY, item_type
+from boardrule.dsl.types import ANY, SHAPE, item_type
 from boardrule.interpreter.compiler.directions import direction_tables
 from boardrule.interpreter.runtime import geometry
 from boardrule.interpreter.runtime import shapes as shape_lib
@@ -229,6 +229,8 @@ def _pieces(game, model, exprs, effects):
     # an attribute naming a shape (a building's pattern) holds the shape itself
     game.static_attrs = {p.name: {k: game.shapes.get(v, v) if isinstance(v, str) else v
                                   for k, (v, _) in p.attributes.items()} for p in model.pieces}
+    game.named_fields.update(_record_fields(game))
+    game.named_fields.update(game.static_attrs)
     game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
     game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
     game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
@@ -255,6 +257,22 @@ def _pieces(game, model, exprs, effects):
             if effect:
                 game.triggers.setdefault(event, []).append((piece.name, effects.block(effect)))
                 game.trigger_spans.setdefault(piece.name, (effect[0].span, weight(effect)))
+
+
+def _record_fields(game) -> dict:
+    """Record id -> {field: value}, a field declared a shape (or a list of shapes) holding the shape."""
+    symbols = game.pack.checked.symbols
+    out = {}
+    for rid, values in symbols.record_values.items():
+        declared = symbols.record_fields.get(symbols.record_of[rid], {})
+        out[rid] = {name: _with_shapes(game, declared[name], value) for name, value in values.items()}
+    return out
+
+
+def _with_shapes(game, declared, value):
+    if declared.item is not None:
+        return tuple(_with_shapes(game, declared.item, v) for v in value)
+    return game.shapes.get(value, value) if declared.type == SHAPE and value is not None else value
 
 
 def mark_uses(model, resolved) -> dict:
@@ -354,6 +372,12 @@ def _face(node):
     return node.value if type(node).__name__ == "Number" else getattr(node, "id", None)
 
 
+def _cards(value) -> list:
+    """The cards a deck's entry gives: a card, or each card of a list (`card: 2`, `card` a kind of
+    record: two of each of its records)."""
+    return list(value) if type(value) is tuple else [value]
+
+
 def _constant(exprs, node):
     return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
 
@@ -361,6 +385,11 @@ def _constant(exprs, node):
 def _data(game, model):
     """Plain tables that compiled closures look up (so they come first)."""
     game.defines = {d.name: d for d in model.defines}
+    symbols = game.pack.checked.symbols
+    game.record_kinds = {kind: symbols.record_ids_of(kind) for kind in symbols.record_kinds}
+    # the fields of every named value that has some, read by `x.field`: records here, piece kinds'
+    # attributes and the shapes records hold once those are compiled (_pieces): closures keep this dict
+    game.named_fields = {}
     game.symbol_sets = {name: tuple(s for s, _ in items) for name, (items, _) in model.symbols.items()}
     game.charts_ast = dict(model.charts)
     game.dice_faces = {d.name: tuple(_face(f) for f in d.faces) for d in model.dice}
@@ -375,7 +404,7 @@ def model_shape_names(model):
 def _components(game, model, exprs):
     # a deck starts in the order its cards are declared, the first on top (a state keeps the top last)
     game.decks = {d.name: tuple(reversed([card for node, count in d.cards
-                                          for card in [_constant(exprs, node)] * count]))
+                                          for card in _cards(_constant(exprs, node)) * count]))
                   for d in model.decks}
     game.options = {o.name: o for o in model.options}
     game.vars = [(v.name, exprs.compile(v.initial) if v.initial is not None else None) for v in model.vars]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from boardrule.dsl.lints import walk
 
 # what a name may be resolved to and still read nothing a move can change
-FIXED_RESOLUTIONS = frozenset({"option", "symbol", "symset", "shape", "direction"})
+FIXED_RESOLUTIONS = frozenset({"option", "symbol", "symset", "shape", "direction", "record", "record_kind"})
 FIXED_VALUES = frozenset({"players", "kinds", "true", "false", "none"})
 FIXED_NODES = frozenset({"Number", "String", "BinOp", "Not", "Negate", "Conditional", "ListExpr", "Member",
                          "Range", "Index"})

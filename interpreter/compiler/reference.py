@@ -13,6 +13,7 @@ import itertools
 import operator
 
 from boardrule.dsl import ast
+from boardrule.dsl.loader import to_plain
 from boardrule.dsl.types import ANY, CELL
 from boardrule.interpreter.runtime.values import PLAYERS, Choice, Player, RuleError, board_of, cell_of, encode
 
@@ -156,6 +157,8 @@ _NAMES = {
         game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
     "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
     "direction": lambda game, name, scope: name,
+    "record": lambda game, name, scope: name,  # a record is its id
+    "record_kind": lambda game, name, scope: tuple(rid for rid, _, _ in _find(game.model.records, name).rows),
     "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
     "action": lambda game, name, scope: name,  # `can(me, place)`: the action's name
     "shape": lambda game, name, scope: game.shapes[name],
@@ -233,9 +236,12 @@ def _property(game, scope, subject, name):
     """A property of a cell, a mark, or an attribute of a cell's piece or of a piece kind."""
     if subject is None:
         return None
-    if isinstance(subject, str):  # a piece kind; an attribute naming a shape holds the shape
+    if isinstance(subject, str) and any(p.name == subject for p in game.model.pieces):
+        # a piece kind; an attribute naming a shape holds the shape
         value = _find(game.model.pieces, subject).attributes.get(name, (None,))[0]
         return game.shapes.get(value, value) if isinstance(value, str) else value
+    if isinstance(subject, str):  # a record: its row's value of the field
+        return _field(game, subject, name)
     board, cell = board_of(subject), cell_of(subject)
     kind = scope.state.kind[board][cell]
     if name in _CELL_PROPERTIES:
@@ -246,6 +252,34 @@ def _property(game, scope, subject, name):
         return None
     own = scope.state.attrs[board].get(cell, {})
     return own[name] if name in own else _property(game, scope, kind, name)
+
+
+def _field(game, rid, name):
+    """A record's field, read from its row as the pack writes it (a list of values in the order of the
+    fields, or a mapping; a kind of one field may give the value alone); a shape field holds the shape."""
+    for kind in game.model.records:
+        row = next((node for r, node, _ in kind.rows if r == rid), None)
+        if row is None:
+            continue
+        names = [f for f, _, _ in kind.fields]
+        if name not in names:
+            return None
+        plain = to_plain(row)
+        if isinstance(plain, dict):
+            value = plain.get(name)
+        elif isinstance(plain, list) and (len(names) > 1 or (len(plain) == 1 and isinstance(plain[0], list))):
+            value = plain[names.index(name)]
+        else:
+            value = plain
+        words = dict((f, w) for f, w, _ in kind.fields)[name].split()
+        return _as_rule_value(game, value, words[0] == "list", words[-1] in ("shape", "shapes"))
+    return None
+
+
+def _as_rule_value(game, value, is_list, is_shape):
+    if is_list:
+        return tuple(_as_rule_value(game, v, False, is_shape) for v in value)
+    return game.shapes.get(value, value) if is_shape and isinstance(value, str) else value
 
 
 @functools.lru_cache(maxsize=64)

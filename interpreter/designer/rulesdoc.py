@@ -30,53 +30,9 @@ import attrs
 
 from boardrule.dsl import ast
 from boardrule.dsl.unparse import unparse
+from boardrule.interpreter.designer.components_doc import components_blocks, options_blocks
+from boardrule.interpreter.designer.docblocks import Code, Heading, Items, Para, Pre, Strong, Table, _parts
 from boardrule.interpreter.runtime.geometry import column_letters
-
-# ------------------------------------------------------------------ the document
-# Inline text is a list of segments: a plain str, or Code / Strong.
-
-
-@attrs.frozen
-class Code:
-    text: str
-
-
-@attrs.frozen
-class Strong:
-    text: str
-
-
-@attrs.frozen
-class Heading:
-    level: int
-    text: str
-
-
-@attrs.frozen
-class Para:
-    parts: tuple
-
-
-@attrs.frozen
-class Pre:
-    text: str
-
-
-@attrs.frozen
-class Table:
-    headers: tuple  # of inline parts
-    rows: tuple  # of tuples of inline parts
-
-
-@attrs.frozen
-class Items:
-    items: tuple  # of inline parts (or of blocks lists: tuple starting with a block)
-    ordered: bool = False
-
-
-def _parts(*segments) -> tuple:
-    return tuple(s for s in segments if s != "" and s is not None)
-
 
 # ------------------------------------------------------------------ phrasing
 _COMPARE_WORDS = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most", ">": "is more than",
@@ -298,8 +254,8 @@ def rules_document(game) -> list:
     doc.append(Para(tuple(x for name, value in facts for x in (Strong(name), f": {value}", "; "))[:-1] + (".",)))
     doc.append(Para(("This reference is generated from the pack by ", Code("boardrule rules"),
                      "; the pack is the authority, and each rule is shown beside its plain words.")))
-    doc += _options(model)
-    doc += _components(model)
+    doc += options_blocks(model)
+    doc += components_blocks(game, model)
     doc += _board(game, model)
     doc += _pieces(game, model, say)
     doc += _other_shapes(game, model)
@@ -309,61 +265,6 @@ def rules_document(game) -> list:
     doc += _flow(model)
     doc += _scoring(model, say)
     return doc
-
-
-def _options(model) -> list:
-    if not model.options:
-        return []
-    rows = []
-    for o in model.options:
-        values = ", ".join(o.values) if o.values else {"int": "a whole number", "bool": "true or false"}.get(o.type, "")
-        default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
-        rows.append(((Code(o.name),), (values,), (Code(default),), (o.doc,)))
-    return [Heading(2, "Options"),
-            Para(("Chosen before the game, e.g. ", Code(f"--option {model.options[0].name}=..."), ".")),
-            Table((("option",), ("values",), ("default",), ("what it does",)), tuple(rows))]
-
-
-def _components(model) -> list:
-    blocks = [Heading(2, "Components")]
-    if model.symbols:
-        blocks.append(Heading(3, "Names"))
-        blocks.append(Items(tuple((Code(name), ": " + ", ".join(s for s, _ in items))
-                                  for name, (items, _) in model.symbols.items())))
-    if model.pieces:
-        blocks.append(Heading(3, "Pieces"))
-        rows = []
-        for p in model.pieces:
-            attributes = ", ".join(f"{k}: {_plain(v)}" for k, (v, _) in p.attributes.items())
-            label = (f" (“{p.score_label}”)",) if p.score_label != p.name else ()
-            rows.append(((Strong(p.name),) + label, (Code(p.symbol),), (attributes,),
-                         (", ".join(p.variable) if p.variable else "",)))
-        blocks.append(Table((("piece",), ("symbol",), ("attributes",), ("set when placed",)), tuple(rows)))
-    if model.dice:
-        blocks.append(Heading(3, "Dice"))
-        blocks.append(Items(tuple((Code(d.name), ": faces " + ", ".join(unparse(f) for f in d.faces if f is not None))
-                                  for d in model.dice)))
-    if model.decks:
-        blocks.append(Heading(3, "Decks"))
-        blocks.append(Items(tuple(
-            (Code(d.name), f": {sum(n for _, n in d.cards)} cards: "
-             + ", ".join(f"{unparse(c)}" + (f" x{n}" if n != 1 else "") for c, n in d.cards if c is not None))
-            if sum(n for _, n in d.cards) else (Code(d.name), ": empty at the start (filled during the game)")
-            for d in model.decks)))
-    if model.vars or model.player_vars:
-        blocks.append(Heading(3, "Values kept during the game"))
-        rows = []
-        for scope, defs in (("game", model.vars), ("each player", model.player_vars)):
-            for v in defs:
-                start = ", ".join(unparse(s) for s in v.per_seat) + " (by seat)" if v.per_seat else (
-                    unparse(v.initial) if v.initial is not None else "none")
-                rows.append(((Code(v.name),), (scope + (", private" if v.private else ""),), (Code(start),)))
-        blocks.append(Table((("name",), ("kept by",), ("starts at",)), tuple(rows)))
-    return blocks if len(blocks) > 1 else []
-
-
-def _plain(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _board(game, model) -> list:

@@ -25,6 +25,7 @@ from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
 from boardrule.interpreter.runtime import flow
 from boardrule.dsl.sections import MAX_ROUNDS
+from boardrule.dsl.type_words import TypeWordError
 from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
 from boardrule.interpreter.runtime.values import PLAYERS
 
@@ -92,7 +93,7 @@ def _set_var(game, table, key, value, declared):
     symbols = game.pack.checked.symbols
     kind = symbols.vars.get(key.value) or symbols.player_vars.get(key.value) or ANY
     plain = to_plain(value)
-    _check_type(kind, plain, f"`{key.value}`", value.span)
+    _check_type(kind, plain, f"`{key.value}`", value.span, symbols.record_of)
     table[str(key.value)] = _shaped(game, kind, _rule_value(plain), value.span)
 
 
@@ -111,15 +112,21 @@ def _shaped(game, kind, value, span):
 _PLAIN_TYPES = {NUM: (int,), BOOL: (bool,), SYM: (str,), STR: (str,), PLAYER: (str,)}
 
 
-def _check_type(kind, plain, what, span) -> None:
-    """Refuse a value that the variable's type does not hold (`none` fits any)."""
+def _check_type(kind, plain, what, span, records) -> None:
+    """Refuse a value that the variable's type does not hold (`none` fits any); `records` maps each
+    record id to its kind."""
     if plain is None or kind in (ANY, NONE):
         return
     if kind.is_list:
         if not isinstance(plain, list):
             raise PositionError(f"{what} holds a {kind}: write it as a list, like [a, b]", span=span)
         for item in plain:
-            _check_type(kind.item or ANY, item, f"an item of {what}", span)
+            _check_type(kind.item or ANY, item, f"an item of {what}", span, records)
+        return
+    if kind.is_record:
+        if not isinstance(plain, str) or records.get(plain) != kind.of:
+            shown = f"`{plain}`" if isinstance(plain, str) else repr(plain)
+            raise PositionError(f"{what} holds a {kind}, and {shown[:60]} is no record of `{kind.of}`", span=span)
         return
     wanted = _PLAIN_TYPES.get(kind)
     if wanted is None:
@@ -208,12 +215,34 @@ def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
         values = (match.group("attrs") or "").split(":") if match.group("attrs") else []
         variable = _variable_attributes(game, kind)
         if values:
-            state.attrs[board][cell] = dict(zip(variable, values))
+            offset = text.find(row) + row.find(token)
+            span = node.span_of(offset, offset + len(token))
+            state.attrs[board][cell] = _cell_values(game, kind, variable, values, span)
         if match.group("held"):
             state.held[board][cell] = tuple(by_symbol.get(h.strip(), h.strip())
                                             for h in match.group("held").split(",") if h.strip())
     if match.group("tokens"):
         state.tokens[board][cell] = tuple(by_symbol.get(t, t) for t in match.group("tokens").split("+") if t)
+
+
+def _cell_values(game, kind, variable, values, span) -> dict:
+    """`W:2:red`: the values of a piece's variable attributes, in the order its kind declares them, each
+    read as its declared type (`variable: {crowns: number}`); an undeclared type reads a name."""
+    if len(values) > len(variable):
+        raise PositionError(f"`{kind}` has {len(variable)} variable attribute(s) ({', '.join(variable) or 'none'}), "
+                            f"this cell gives {len(values)} values", span=span)
+    declared = game.pack.checked.symbols.variable_types
+    out = {}
+    for name, text in zip(variable, values):
+        kind_of_value = declared.get(name)
+        if kind_of_value is None:
+            out[name] = text
+            continue
+        try:
+            out[name] = kind_of_value.text_value(text)
+        except TypeWordError as err:
+            raise PositionError(f"`{name}` of `{kind}`: {err}", span=span) from None
+    return out
 
 
 def _clear_cell(state, board, cell):
@@ -249,13 +278,20 @@ def cell_token(game, state, board, cell) -> str:
     token = "." if kind is None else game.symbols[kind]
     extra = state.attrs[board].get(cell)
     if extra and kind is not None:
-        token += "".join(":" + str(extra.get(a)) for a in _variable_attributes(game, kind))
+        token += "".join(":" + _cell_text(extra.get(a)) for a in _variable_attributes(game, kind))
     held = state.held[board].get(cell)
     if held:
         token += "[" + ",".join(game.symbols.get(h, h) for h in held) + "]"
     for t in state.tokens[board].get(cell, ()):
         token += "+" + game.symbols.get(t, t)
     return token
+
+
+def _cell_text(value) -> str:
+    """A piece's attribute value as a cell of a position writes it (`true`, not Python's `True`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def position_dict(game, state) -> dict:
