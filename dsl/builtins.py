@@ -75,6 +75,7 @@ FUNCTIONS = {
     "ray": sig([CELL, DIRECTION], CELLS, "the cells from a cell (left out) in a direction to the edge, or "
                "while a condition holds", keywords=(("while", BOOL),)),
     "between": sig([CELL, CELL], CELLS, "the cells strictly between two cells in a line (none if not in one)"),
+    "opposite": sig([DIRECTION], DIRECTION, "the direction the other way: opposite(north) is south"),
     "groups": sig([CELLS], GROUPS, "the connected groups of a list of cells"),
     "border": sig([CELLS], CELLS, "the cells next to a group but not in it"),
     "reaches": sig([CELL, CELLS], BOOL, "whether a path of `via` cells links a cell to one of the targets",

@@ -122,6 +122,8 @@ SCORING = {
             " directions[3], while = occupied and colour != blue)))",
     "between": "sum(sum(count(between(a, b)) for b in cells where occupied) for a in cells where kind == ruby)"
                " + 100 * count(between(cell(\"A1\"), cell(\"C3\")) where empty)",
+    "opposite": "sum(cells where occupied, count(ray(it, directions[1])) * count(ray(it, opposite(directions[1]))))"
+                " + 10 * count(directions where opposite(opposite(it)) == it and opposite(it) != it)",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
                " + count(all_corners where empty) * 100",
     # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
@@ -570,7 +572,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "opposite(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 

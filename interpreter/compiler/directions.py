@@ -122,5 +122,18 @@ def _direction_towards(steps, dx, dy):
     return None
 
 
-FUNCTIONS = {"step": _step, "ray": _ray, "between": _between}
+def opposites(grid) -> dict:
+    """direction name -> the name of the direction the other way on this grid."""
+    steps = dict(grid.directions())
+    by_step = {step: name for name, step in steps.items()}
+    return {name: by_step[(-dx, -dy)] for name, (dx, dy) in steps.items()}
+
+
+def _opposite(compiler, node, args, kwargs):
+    """`opposite(d)`: the direction the other way (every grid's directions come in pairs)."""
+    other, direction_of = opposites(compiler.game.grid), args[0]
+    return lambda ctx: other[direction_of(ctx)]
+
+
+FUNCTIONS = {"step": _step, "ray": _ray, "between": _between, "opposite": _opposite}
 

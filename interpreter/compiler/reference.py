@@ -526,6 +526,12 @@ def _ray(game, node, scope, cell, direction):
     return tuple(out)
 
 
+def _opposite(game, direction):
+    """The direction whose lattice step is the reverse of `direction`'s."""
+    dx, dy = dict(game.grid.directions())[direction]
+    return next(name for name, step in game.grid.directions() if step == (-dx, -dy))
+
+
 def _between(game, a, b):
     """The cells met walking from a towards b in the one direction that reaches b (none: no cells)."""
     if a is None or b is None:
@@ -543,6 +549,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "step": lambda game, node, scope, cell, direction, count=1: _step(game, node, cell, direction, count),
     "ray": _ray,
     "between": lambda game, node, scope, a, b: _between(game, a, b),
+    "opposite": lambda game, node, scope, direction: _opposite(game, direction),
     **{name: (lambda f: lambda game, node, scope, *args: _of_a_cell(f, game, _start(scope, args)))(f)
        for name, f in _CELL_SETS.items()},
     "groups": lambda game, node, scope, cells: _groups(game, cells),
