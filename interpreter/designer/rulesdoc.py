@@ -379,7 +379,7 @@ def _board(game, model) -> list:
                   " is the first cell of the top row); each row lies half a cell right of the row above, "
                   "so a column runs down to the right.")
     if decl.rows is None:
-        kind, size = "hex", f"hexagon of side {decl.columns}"
+        kind, size = "hexagon-shaped hex", f"board of side {decl.columns}"
     blocks = [Heading(2, "Board"),
               Para((f"A {kind} {size}, {grid.size} cells; "
                     f"each cell has up to {neighbours}; {whose}. ", *naming))]
