@@ -17,7 +17,7 @@ import sys
 import click
 
 from boardrule.interpreter.runtime import picture as pictures
-from boardrule.interpreter.runtime.geometry import column_letters, row_shift
+from boardrule.interpreter.runtime.geometry import column_letters, even_pitch, row_shift
 
 
 def color_default(stream=None) -> bool:
@@ -37,6 +37,7 @@ def board_text(grid, board, color=False) -> str:
     by_pos = {(c.col, c.row): c for c in board.cells}
     letters = [column_letters(x) for x in range(grid.width)]
     width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [board.width])
+    width = even_pitch(grid.hex_layout, width)
     lines = ["    " + " ".join(letter.ljust(width) for letter in letters)]
 
     def cell_text(x, y, shown=True):

@@ -30,7 +30,7 @@ import attrs
 
 from boardrule.dsl import ast
 from boardrule.dsl.unparse import unparse
-from boardrule.interpreter.runtime.geometry import column_letters, row_shift
+from boardrule.interpreter.runtime.geometry import column_letters, even_pitch, row_shift
 
 # ------------------------------------------------------------------ the document
 # Inline text is a list of segments: a plain str, or Code / Strong.
@@ -211,6 +211,7 @@ def draw_grid(tokens: list[list], kind: str = "square", layout: str | None = Non
     width = max([len(t) for row in rows for t in row if t] + [1])
     if labels:
         width = max(width, len(column_letters(max(columns - 1, 0))))
+    width = even_pitch(layout, width)
     blank = " " * width
     layout = layout or ""
     head = ["    " + " ".join(column_letters(x).ljust(width) for x in range(columns))] if labels else []

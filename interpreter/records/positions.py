@@ -24,7 +24,7 @@ import re
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
 from boardrule.interpreter.runtime import flow
-from boardrule.interpreter.runtime.geometry import RHOMBUS
+from boardrule.interpreter.runtime.geometry import RHOMBUS, even_pitch
 from boardrule.dsl.sections import MAX_ROUNDS
 from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, STR, SYM
 from boardrule.interpreter.runtime.values import PLAYERS
@@ -261,7 +261,7 @@ def position_dict(game, state) -> dict:
     """A position mapping (plain data) for the whole state."""
     def text(board):
         rows = board_rows(game, state, board)
-        width = max((len(t) for row in rows for t in row), default=1)
+        width = even_pitch(game.grid.hex_layout, max((len(t) for row in rows for t in row), default=1))
         indents = _indents(game.grid, width + 1)
         return "\n".join((" " * indent + " ".join(t.ljust(width) for t in row)).rstrip()
                          for indent, row in zip(indents, rows)) + "\n"

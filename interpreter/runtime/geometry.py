@@ -187,6 +187,16 @@ def row_shift(kind: str, layout: str | None, row: int) -> int:
     return int((row % 2 == 1) == layout.endswith("odd"))
 
 
+def even_pitch(layout: str | None, width: int) -> int:
+    """The width of a cell in a text picture: on the rhombus layout, where every row is half a cell
+    right of the one above, one more when a cell and its space would not halve evenly.
+
+    >>> even_pitch("rhombus", 2), even_pitch("rhombus", 1), even_pitch("pointy-odd", 2)
+    (3, 1, 2)
+    """
+    return width + 1 if layout == RHOMBUS and width % 2 == 0 else width
+
+
 # ------------------------------------------------------------ names
 def column_letters(col: int) -> str:
     """Spreadsheet-style column letters: 0 -> A, 25 -> Z, 26 -> AA.
