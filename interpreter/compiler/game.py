@@ -15,14 +15,13 @@ from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, item_type
 from boardrule.interpreter.compiler.board import make_board
 from boardrule.interpreter.compiler.directions import direction_tables
-from boardrule.interpreter.runtime import geometry
 from boardrule.interpreter.runtime import shapes as shape_lib
 from boardrule.interpreter.compiler.asking import asking_events, may_ask
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.compiler.effects import EffectCompiler
 from boardrule.interpreter.compiler.exprs import ExprCompiler
-from boardrule.interpreter.runtime.values import CELL_BITS, MAX_CELLS, RuleError
+from boardrule.interpreter.runtime.values import CELL_BITS, RuleError
 
 MAX_SEATS = 12
 
