@@ -14,7 +14,7 @@ of each of its rows, `#` (a cell) or `.` (none), written with or without spaces.
 
 from __future__ import annotations
 
-from boardrule.dsl.diagnostics import PackError
+from boardrule.dsl.diagnostics import PackError, did_you_mean
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.runtime import geometry
 from boardrule.interpreter.runtime.values import MAX_CELLS
@@ -60,6 +60,7 @@ def outline_rows(decl) -> list:
 
 def _outline(decl):
     """(columns, rows, rows of positions) of the base outline, sizes checked (E302, E303)."""
+    _check_words(decl)
     if decl.kind == "hex" and decl.layout == HEXAGON:
         if decl.rows is not None:
             raise PackError(f"a hexagon-shaped board is written with one number, its side: `hex hexagon "
@@ -83,6 +84,23 @@ def _outline(decl):
     if decl.columns < 1 or decl.rows < 1:
         return decl.columns, decl.rows, None  # no outline: make_grid says why
     return decl.columns, decl.rows, [[(c, r) for c in range(decl.columns)] for r in range(decl.rows)]
+
+
+def _check_words(decl) -> None:
+    """A square grid has no layout, a hex grid one of its own, and `adjacency` is the one option (of
+    square grids): a word the board would ignore is an error (E302), not a board other than the one meant."""
+    if decl.kind == "square" and decl.layout:
+        raise PackError(f"a square grid has no layout: `square {decl.columns} x {decl.rows or decl.columns}`, not "
+                        f"`{decl.layout}` (layouts are for hex grids)", code="E302", span=decl.span)
+    layouts = (*geometry.HEX_LAYOUTS, HEXAGON)
+    if decl.kind == "hex" and decl.layout and decl.layout not in layouts:
+        raise PackError(f"unknown hex layout `{decl.layout}`: one of {', '.join(geometry.HEX_LAYOUTS)} "
+                        f"(`hex LAYOUT COLUMNS x ROWS`), or `hex hexagon SIDE`", code="E302", span=decl.span,
+                        hint=did_you_mean(decl.layout, layouts))
+    for name, _, span in decl.options:
+        if name != "adjacency" or decl.kind != "square":
+            raise PackError(f"unknown board option `{name}`: the one option is `, adjacency all` of square grids",
+                            code="E302", span=span)
 
 
 def _read_mask(board, outline) -> list:
