@@ -44,20 +44,6 @@ def make_board(board) -> geometry.Grid:
     return grid
 
 
-def outline_rows(decl) -> list:
-    """The rows of the base outline of a grid declaration, each the ``(col, row)`` positions of its
-    cells left to right; None when the declaration is malformed (`make_board` says why).
-
-    >>> from boardrule.dsl import ast
-    >>> [len(row) for row in outline_rows(ast.GridDecl("hex", "hexagon", 3, None, (), None))]
-    [3, 4, 5, 4, 3]
-    """
-    try:
-        return _outline(decl)[2]
-    except PackError:
-        return None
-
-
 def _outline(decl):
     """(columns, rows, rows of positions) of the base outline, sizes checked (E302, E303)."""
     _check_words(decl)
