@@ -2,7 +2,9 @@
 
 Boards come from `interpreter.picture` (the same cells, labels and colours
 the SVG shows): square grids as a table, hex grids as offset rows (flat-topped
-hexes as straight columns, every other one half a line lower). With colour,
+hexes as straight columns, every other one half a line lower; pointy-topped ones
+as rows, every other one half a cell right, or each row half a cell right of the
+one above on the rhombus layout). With colour,
 pieces take the pack's `display:` colours (xterm's 256 colours), region
 marks their region's colour; without, the text is the same, only plain.
 """
@@ -15,7 +17,7 @@ import sys
 import click
 
 from boardrule.interpreter.runtime import picture as pictures
-from boardrule.interpreter.runtime.geometry import column_letters
+from boardrule.interpreter.runtime.geometry import column_letters, even_pitch, row_shift
 
 
 def color_default(stream=None) -> bool:
@@ -35,6 +37,7 @@ def board_text(grid, board, color=False) -> str:
     by_pos = {(c.col, c.row): c for c in board.cells}
     letters = [column_letters(x) for x in range(grid.width)]
     width = max([len(c.label) for c in board.cells] + [len(letter) for letter in letters] + [board.width])
+    width = even_pitch(grid.hex_layout, width)
     lines = ["    " + " ".join(letter.ljust(width) for letter in letters)]
 
     def cell_text(x, y, shown=True):
@@ -53,9 +56,7 @@ def board_text(grid, board, color=False) -> str:
             lines.append("    " + " ".join(low))
     else:
         for y in range(grid.height):
-            shift = ""
-            if grid.kind == "hex" and (y % 2 == 1) == layout.endswith("odd"):
-                shift = " " * ((width + 1) // 2)
+            shift = " " * (row_shift(grid.kind, grid.hex_layout, y) * (width + 1) // 2)  # half a cell a shift
             lines.append(f"{y + 1:>3} " + shift + " ".join(cell_text(x, y) for x in range(grid.width)))
     return "\n".join(line.rstrip() for line in lines)
 

@@ -371,9 +371,9 @@ Stmt = Union[Place, Remove, Replace, Store, Unstore, Move, Set, Change, Score,
 @node
 class GridDecl:
     kind: str  # "square" or "hex"
-    layout: Optional[str]  # hex: "flat-odd" ...
-    columns: int
-    rows: int
+    layout: Optional[str]  # hex: "flat-odd", ..., "rhombus", "hexagon"
+    columns: int  # a hexagon's side
+    rows: Optional[int]  # None when one number is written (`hex hexagon 5`)
     options: tuple  # of (name, value, span)
     span: Span
 

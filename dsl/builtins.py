@@ -25,12 +25,15 @@ DIRECTION_NAMES = DIRECTIONS["square"]  # every name a direction may have
 def direction_family(kind: str, hex_layout: str | None) -> str:
     """Which directions a grid has: `square`, or a hex grid's `pointy` or `flat` top.
 
-    >>> direction_family("hex", "pointy-odd"), direction_family("hex", None)
-    ('pointy', 'flat')
+    The flat-top layouts are `flat-odd` and `flat-even` (and the default); every other layout
+    (`pointy-odd`, `pointy-even`, `rhombus`, `hexagon`) has pointy tops.
+
+    >>> direction_family("hex", "pointy-odd"), direction_family("hex", None), direction_family("hex", "rhombus")
+    ('pointy', 'flat', 'pointy')
     """
     if kind != "hex":
         return "square"
-    return "pointy" if (hex_layout or "").startswith("pointy") else "flat"
+    return "flat" if (hex_layout or "flat").startswith("flat") else "pointy"
 PLAYERS = list_of(PLAYER)
 
 

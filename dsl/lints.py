@@ -101,14 +101,17 @@ class BoardFacts:
         grid = model.board.grid
         if grid is None:
             return None
-        cells = grid.columns * grid.rows
+        columns, rows, cells = grid.columns, grid.rows, (grid.columns * grid.rows if grid.rows else 0)
+        if grid.rows is None:  # `hex hexagon SIDE`: a hexagon inside a rhombus of 2 * SIDE - 1 a side
+            columns = rows = 2 * grid.columns - 1
+            cells = 3 * grid.columns * (grid.columns - 1) + 1
         if model.board.mask:
             cells = sum(token != "." for row in model.board.mask.split() for token in row) or cells
         options = {name: value for name, value, *_ in grid.options}
         hexes = grid.kind == "hex"
         degree = 6 if hexes else (8 if options.get("adjacency") == "all" else 4)
         players = model.game.players.high if model.game.players is not None else 12
-        return cls(cells, grid.columns, grid.rows, degree, 6 if hexes else 8, max(players, model.game.seats or 0))
+        return cls(cells, columns, rows, degree, 6 if hexes else 8, max(players, model.game.seats or 0))
 
 
 # ------------------------------------------------------------------ the lints

@@ -86,6 +86,7 @@ class BoardDef:
     regions: dict  # name -> ast.CellList
     span: Any
     mask_span: Any = None  # where `mask:` is written
+    mask_node: Any = attrs.field(default=None, eq=False)  # the ScalarNode of `mask:`: spans of its rows
 
 
 @frozen

@@ -83,8 +83,10 @@ class AstBuilder(Transformer):
         kind = _text(children[0])
         rest = list(children[1:])
         layout = rest.pop(0) if isinstance(rest[0], str) and not isinstance(rest[0], Token) else None
-        columns, rows = self._int(rest[0]), self._int(rest[1])
-        return ast.GridDecl(kind, layout, columns, rows, tuple(rest[2:]), self._span(meta))
+        sizes = [self._int(t) for t in rest if isinstance(t, Token)]  # `C x R`, or one number (a hexagon's side)
+        options = tuple(t for t in rest if not isinstance(t, Token))
+        return ast.GridDecl(kind, layout, sizes[0], sizes[1] if len(sizes) > 1 else None, options,
+                            self._span(meta))
 
     def grid_layout(self, meta, children):
         return "-".join(str(c) for c in children)

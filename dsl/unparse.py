@@ -99,7 +99,8 @@ def _chart(n: ast.Chart) -> str:
 def _grid(n: ast.GridDecl) -> str:
     layout = f" {n.layout}" if n.layout else ""
     options = "".join(f", {name} {value}" for name, value, *_ in n.options)
-    return f"{n.kind}{layout} {n.columns} x {n.rows}{options}"
+    size = f"{n.columns}" if n.rows is None else f"{n.columns} x {n.rows}"
+    return f"{n.kind}{layout} {size}{options}"
 
 
 _RENDER = {

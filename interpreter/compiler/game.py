@@ -13,15 +13,15 @@ from functools import lru_cache
 from boardrule import __version__
 from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, SHAPE, item_type
+from boardrule.interpreter.compiler.board import make_board
 from boardrule.interpreter.compiler.directions import direction_tables
-from boardrule.interpreter.runtime import geometry
 from boardrule.interpreter.runtime import shapes as shape_lib
 from boardrule.interpreter.compiler.asking import asking_events, may_ask
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.compiler.effects import EffectCompiler
 from boardrule.interpreter.compiler.exprs import ExprCompiler
-from boardrule.interpreter.runtime.values import CELL_BITS, MAX_CELLS, RuleError
+from boardrule.interpreter.runtime.values import CELL_BITS, RuleError
 
 MAX_SEATS = 12
 
@@ -115,7 +115,7 @@ def compile_game(pack) -> Game:
 
 def _compile(pack) -> Game:
     model = pack.model
-    grid = _make_grid(model.board)
+    grid = make_board(model.board)
     high = model.game.players.high
     seats_max = max(model.game.seats or 0, high)
     if seats_max > MAX_SEATS:
@@ -134,50 +134,6 @@ def _compile(pack) -> Game:
     _actions(game, model, exprs, effects)
     _flow(game, model, exprs, effects)
     return game
-
-
-def _read_mask(board) -> set:
-    """The (column, row) positions a `mask:` keeps: rows of `#` (a cell) and `.` (none), written
-    with or without spaces, one row per row of the grid and one mark per column (E302 otherwise)."""
-    decl = board.grid
-    rows = [line.split() for line in board.mask.strip("\n").splitlines() if line.strip()]
-    rows = [list(row[0]) if len(row) == 1 and len(row[0]) > 1 else row for row in rows]  # `##.#`
-    size = f"{decl.columns} x {decl.rows}"
-    hint = f"the grid is `{decl.kind} {size}`: one row of {decl.columns} marks per row of it"
-    if board.mask_span is not None and board.mask_span.file != decl.span.file:
-        hint += " (the mask comes from the base pack: give one for this grid, or `remove: [board.mask]`)"
-    if len(rows) != decl.rows:
-        raise PackError(f"the mask has {len(rows)} rows, the {size} grid {decl.rows}", code="E302",
-                        span=board.mask_span or decl.span, hint=hint)
-    for y, row in enumerate(rows, 1):
-        if len(row) != decl.columns:
-            raise PackError(f"row {y} of the mask has {len(row)} marks, the {size} grid {decl.columns} columns",
-                            code="E302", span=board.mask_span or decl.span, hint=hint)
-        wrong = next((token for token in row if token not in ("#", ".")), None)
-        if wrong is not None:
-            raise PackError(f"row {y} of the mask has `{wrong}`: a mask is written with `#` (a cell) and "
-                            "`.` (no cell)", code="E302", span=board.mask_span or decl.span)
-    return {(x, y) for y, row in enumerate(rows) for x, token in enumerate(row) if token == "#"}
-
-
-def _make_grid(board):
-    decl = board.grid
-    options = {name: value for name, value, _ in decl.options}
-    mask = _read_mask(board) if board.mask else None
-    if decl.columns * decl.rows > MAX_CELLS:
-        raise PackError(f"a board has at most {MAX_CELLS} cells; {decl.columns} x {decl.rows} is "
-                        f"{decl.columns * decl.rows}", code="E303", span=decl.span)
-    kwargs = {"adjacency": options.get("adjacency", "orthogonal")}
-    if decl.kind == "hex":
-        kwargs = {"hex_layout": decl.layout or "flat-odd"}
-    try:
-        grid = geometry.make_grid(decl.kind, decl.columns, decl.rows, mask=mask, **kwargs)
-    except ValueError as err:
-        raise PackError(f"bad board: {err}", code="E302", span=decl.span) from None
-    if grid.size > MAX_CELLS:
-        raise PackError(f"a board has at most {MAX_CELLS} cells; this one has {grid.size}", code="E303",
-                               span=decl.span)
-    return grid
 
 
 def _encode_table(game, table):

@@ -32,7 +32,7 @@ from boardrule.dsl import ast
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.designer.components_doc import components_blocks, options_blocks
 from boardrule.interpreter.designer.docblocks import Code, Heading, Items, Para, Pre, Strong, Table, _parts
-from boardrule.interpreter.runtime.geometry import column_letters
+from boardrule.interpreter.runtime.geometry import column_letters, even_pitch, row_shift
 
 # ------------------------------------------------------------------ phrasing
 _COMPARE_WORDS = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most", ">": "is more than",
@@ -167,6 +167,7 @@ def draw_grid(tokens: list[list], kind: str = "square", layout: str | None = Non
     width = max([len(t) for row in rows for t in row if t] + [1])
     if labels:
         width = max(width, len(column_letters(max(columns - 1, 0))))
+    width = even_pitch(layout, width)
     blank = " " * width
     layout = layout or ""
     head = ["    " + " ".join(column_letters(x).ljust(width) for x in range(columns))] if labels else []
@@ -182,8 +183,7 @@ def draw_grid(tokens: list[list], kind: str = "square", layout: str | None = Non
             lines.append(under + " ".join(t.ljust(width) for t in low))
     else:
         for y, row in enumerate(rows):
-            shifted = kind == "hex" and (y % 2 == 1) == layout.endswith("odd")
-            indent = " " * ((width + 1) // 2) if shifted else ""
+            indent = " " * (row_shift(kind, layout or None, y) * (width + 1) // 2)  # half a cell a shift
             lines.append(margin(y) + indent + " ".join((t or blank).ljust(width) for t in row))
     lines = [line.rstrip() for line in lines]
     while lines and not lines[-1]:
@@ -274,10 +274,17 @@ def _board(game, model) -> list:
     neighbours = {"square": "4 neighbours (orthogonal)" if grid.adjacency == "orthogonal" else
                   "8 neighbours (diagonals too)"}.get(grid.kind, "6 neighbours")
     whose = "one board shared by all players" if model.board.shared else "each player has a board of their own"
+    size = f"grid of {decl.columns} columns and {decl.rows} rows"
+    naming = ("Cells are named by column letter and row number from the top left (", Code("A1"), ").")
+    if grid.hex_layout == "rhombus":
+        naming = ("Cells are named by column letter and row number from the top (", Code(grid.name(0)),
+                  " is the first cell of the top row); each row lies half a cell right of the row above, "
+                  "so a column runs down to the right.")
+    if decl.rows is None:
+        kind, size = "hexagon-shaped hex", f"board of side {decl.columns}"
     blocks = [Heading(2, "Board"),
-              Para((f"A {kind} grid of {decl.columns} columns and {decl.rows} rows, {grid.size} cells; "
-                    f"each cell has up to {neighbours}; {whose}. Cells are named by column letter and row "
-                    "number from the top left (", Code("A1"), ")."))]
+              Para((f"A {kind} {size}, {grid.size} cells; "
+                    f"each cell has up to {neighbours}; {whose}. ", *naming))]
     regions = [(name, cells) for name, cells in model.board.regions.items() if cells is not None]
     marks: dict = {}
     legend = []

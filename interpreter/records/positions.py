@@ -24,6 +24,7 @@ import re
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
 from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.geometry import RHOMBUS, even_pitch
 from boardrule.dsl.sections import MAX_ROUNDS
 from boardrule.dsl.type_words import TypeWordError
 from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
@@ -185,11 +186,18 @@ def _load_board(game, state, board, node):
     by_symbol = {symbol: kind for kind, symbol in game.symbols.items()}
     for y, row in enumerate(rows):
         tokens = row.split()
-        if len(tokens) != grid.width:
+        present = [grid.col(c) for c in grid.rows[y]]
+        if len(tokens) == grid.width:
+            columns = range(grid.width)  # every column, `-` where no cell is
+        elif len(tokens) == len(present):
+            columns = present  # only the row's cells (a hexagon's rows)
+        else:
             offset = text.find(row)
-            raise PositionError(f"row {y + 1} has {len(tokens)} cells; the board is {grid.width} wide",
-                                span=node.span_of(offset, offset + len(row)))
-        for x, token in enumerate(tokens):
+            message = f"row {y + 1} has {len(tokens)} cells; the board is {grid.width} wide"
+            if len(present) < grid.width:
+                message += f" (a `-` for each missing cell), or give only the row's {len(present)} cells"
+            raise PositionError(message, span=node.span_of(offset, offset + len(row)))
+        for x, token in zip(columns, tokens):
             _load_cell(game, state, board, x, y, token, by_symbol, node, text, row)
 
 
@@ -261,8 +269,11 @@ def _variable_attributes(game, kind):
 
 
 def board_rows(game, state, board) -> list:
-    """The board as rows of cell tokens, the inverse of a position's board."""
+    """The board as rows of cell tokens, the inverse of a position's board: every column, `-` for a
+    missing cell; on the rhombus layout (a hexagon) only the cells of each row."""
     grid = game.grid
+    if grid.hex_layout == RHOMBUS:
+        return [[cell_token(game, state, board, cell) for cell in row] for row in grid.rows]
     rows = []
     for y in range(grid.height):
         tokens = []
@@ -298,8 +309,10 @@ def position_dict(game, state) -> dict:
     """A position mapping (plain data) for the whole state."""
     def text(board):
         rows = board_rows(game, state, board)
-        width = max((len(t) for row in rows for t in row), default=1)
-        return "\n".join(" ".join(t.ljust(width) for t in row).rstrip() for row in rows) + "\n"
+        width = even_pitch(game.grid.hex_layout, max((len(t) for row in rows for t in row), default=1))
+        indents = _indents(game.grid, width + 1)
+        return "\n".join((" " * indent + " ".join(t.ljust(width) for t in row)).rstrip()
+                         for indent, row in zip(indents, rows)) + "\n"
     out = {}
     if game.shared_board:
         out["board"] = text(0)
@@ -318,6 +331,16 @@ def position_dict(game, state) -> dict:
     if state.finished:
         out["finished"] = [repr(PLAYERS[s]) for s in state.finished]
     return out
+
+
+def _indents(grid, pitch) -> list:
+    """Spaces before each row of a rhombus-layout board, so that its rows lie as on the board
+    (the rows are read without them); none on other layouts."""
+    if grid.hex_layout != RHOMBUS:
+        return [0] * grid.height
+    starts = [(2 * grid.col(row[0]) + y) * pitch // 2 if row else 0 for y, row in enumerate(grid.rows)]
+    least = min(starts)
+    return [start - least for start in starts]
 
 
 def _plain(value):

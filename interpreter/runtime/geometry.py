@@ -12,6 +12,13 @@ Two coordinate systems are used:
   use axial ``(q, r)``.  In lattice coordinates a translation is a plain
   vector addition, which is what shape matching needs.
 
+The ``rhombus`` hex layout has pointy-top hexes whose offset coordinates are
+axial ones: each row is drawn half a hex right of the row above, so a full
+grid is a rhombus and its columns run down to the right.  A hexagon-shaped
+board (`hexagon_positions`) is that grid with two corners masked off, so its
+names are natural coordinates too: a letter along one axis, a number along
+the other.
+
 >>> g = make_grid("square", 4, 4)
 >>> g.name(g.at(2, 3)), g.parse_name("c4")
 ('C4', 14)
@@ -29,7 +36,8 @@ SQUARE = "square"
 HEX = "hex"
 KINDS = (SQUARE, HEX)
 ADJACENCIES = ("orthogonal", "all")
-HEX_LAYOUTS = ("flat-odd", "flat-even", "pointy-odd", "pointy-even")
+HEX_LAYOUTS = ("flat-odd", "flat-even", "pointy-odd", "pointy-even", "rhombus")
+RHOMBUS = "rhombus"
 
 ORTHOGONAL_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 DIAGONAL_STEPS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -64,6 +72,8 @@ def offset_to_axial(col: int, row: int, layout: str) -> tuple[int, int]:
         return col - (row - (row & 1)) // 2, row
     if layout == "pointy-even":
         return col - (row + (row & 1)) // 2, row
+    if layout == RHOMBUS:
+        return col, row
     raise ValueError(f"unknown hex layout {layout!r}")
 
 
@@ -81,6 +91,8 @@ def axial_to_offset(q: int, r: int, layout: str) -> tuple[int, int]:
         return q + (r - (r & 1)) // 2, r
     if layout == "pointy-even":
         return q + (r + (r & 1)) // 2, r
+    if layout == RHOMBUS:
+        return q, r
     raise ValueError(f"unknown hex layout {layout!r}")
 
 
@@ -145,6 +157,44 @@ def hex_distance(dq: int, dr: int) -> int:
     2
     """
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def hexagon_positions(side: int) -> frozenset:
+    """The ``(col, row)`` positions of a hexagon with `side` cells a side, on a ``rhombus`` grid
+    of ``2 * side - 1`` columns and rows: the rhombus without its top-left and bottom-right corners.
+
+    >>> sorted(hexagon_positions(2))
+    [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]
+    """
+    if side < 1:
+        raise ValueError(f"a hexagon needs a side of at least one cell, not {side}")
+    width = 2 * side - 1
+    return frozenset((c, r) for r in range(width) for c in range(width) if side - 1 <= c + r <= 3 * side - 3)
+
+
+def row_shift(kind: str, layout: str | None, row: int) -> int:
+    """How many half cells a row of a grid is drawn right of row 0: 0 or 1 on pointy-top
+    offset layouts, ``row`` on the rhombus layout, 0 on squares and flat-top layouts
+    (whose columns, not rows, are shifted).
+
+    >>> row_shift("hex", "pointy-odd", 3), row_shift("hex", "rhombus", 3), row_shift("hex", "flat-odd", 3)
+    (1, 3, 0)
+    """
+    if kind != HEX or layout is None or layout.startswith("flat"):
+        return 0
+    if layout == RHOMBUS:
+        return row
+    return int((row % 2 == 1) == layout.endswith("odd"))
+
+
+def even_pitch(layout: str | None, width: int) -> int:
+    """The width of a cell in a text picture: on the rhombus layout, where every row is half a cell
+    right of the one above, one more when a cell and its space would not halve evenly.
+
+    >>> even_pitch("rhombus", 2), even_pitch("rhombus", 1), even_pitch("pointy-odd", 2)
+    (3, 1, 2)
+    """
+    return width + 1 if layout == RHOMBUS and width % 2 == 0 else width
 
 
 # ------------------------------------------------------------ names

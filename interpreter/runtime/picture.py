@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import math
 import textwrap
+from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
-from boardrule.interpreter.runtime.geometry import column_letters
+from boardrule.interpreter.runtime.geometry import column_letters, row_shift
 from boardrule.interpreter.runtime.values import CELL_MASK, PLAYERS
 from boardrule.interpreter.runtime.views import seat_names
 
@@ -451,11 +452,20 @@ def cell_geometry(grid, col, row):
         angles = [0, 60, 120, 180, 240, 300]
     else:
         w = math.sqrt(3) * r
-        shifted = (row % 2 == 1) == layout.endswith("odd")
-        cx, cy = w / 2 + col * w + (w / 2 if shifted else 0), r + row * 1.5 * r
+        halves = row_shift(grid.kind, layout, row) - _leftmost_shift(grid)
+        cx, cy = w / 2 + col * w + halves * w / 2, r + row * 1.5 * r
         angles = [30, 90, 150, 210, 270, 330]
     points = [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))) for a in angles]
     return cx, cy, points
+
+
+@lru_cache(maxsize=64)
+def _leftmost_shift(grid) -> int:
+    """How many half cells the leftmost cell of a rhombus-layout board lies right of column 0
+    (a hexagon's corners are cut off: its picture starts at its leftmost cell); 0 on other layouts."""
+    if grid.hex_layout != "rhombus":
+        return 0
+    return min(2 * grid.col(c) + row_shift(grid.kind, grid.hex_layout, grid.row(c)) for c in grid.cells)
 
 
 def board_size(grid):
@@ -465,6 +475,12 @@ def board_size(grid):
         _, _, points = cell_geometry(grid, grid.col(cell), grid.row(cell))
         xs += [p[0] for p in points]
         ys += [p[1] for p in points]
+    if grid.hex_layout == "rhombus":  # room for the letters past each column's last cell (`_coordinates`)
+        for col in set(map(grid.col, grid.cells)):
+            last = max(grid.row(c) for c in grid.cells if grid.col(c) == col)
+            lx, ly, _ = cell_geometry(grid, col, last + 1)
+            xs.append(lx + 8)
+            ys.append(ly)
     return max(xs, default=0), max(ys, default=0)
 
 
@@ -544,7 +560,14 @@ def _coordinates(grid, left, top):
             done_cols.add(col)
             first = min(grid.row(c) for c in grid.cells if grid.col(c) == col)
             fx, fy, fpoints = cell_geometry(grid, col, first)
-            items.append(_text(left + fx, top + min(p[1] for p in fpoints) - 9, column_letters(col), 11, EDGE))
+            if first == 0 or grid.hex_layout != "rhombus":
+                items.append(_text(left + fx, top + min(p[1] for p in fpoints) - 9, column_letters(col), 11, EDGE))
+            if grid.hex_layout == "rhombus":
+                # columns run down to the right: each letter also where its column would go on past its
+                # last cell (below the board, or right of a hexagon's lower right side)
+                last = max(grid.row(c) for c in grid.cells if grid.col(c) == col)
+                lx, ly, _ = cell_geometry(grid, col, last + 1)
+                items.append(_text(left + lx, top + ly - HEX_RADIUS * 0.4, column_letters(col), 11, EDGE))
         if row not in done_rows:
             done_rows.add(row)
             first = min(grid.col(c) for c in grid.cells if grid.row(c) == row)
