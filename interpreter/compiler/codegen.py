@@ -131,6 +131,10 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
             return py.Constant(_CONSTANT_NAMES[resolution])
         if kind == "self":
             return _attr(ctx, "self_")
+        if resolution == ("value", "me"):
+            return _attr(ctx, "me")
+        if resolution == ("value", "cells"):  # the current board's cells
+            return _item(self.constant(compiler.game.board_cells, "g"), _attr(ctx, "board"))
         if kind in ("symbol", "direction", "record"):  # a direction, a record is its name (directions.py)
             return py.Constant(detail)
         if kind == "local":
