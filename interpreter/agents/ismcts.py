@@ -297,6 +297,7 @@ class SearchAgent:
         sample = self.playout
         depth = self.depth
         mast = self.mast_table if self.mast else None
+        hinted = getattr(game, "evaluation_hint", None) is not None
         while state.phase != "over" and (depth is None or steps < depth):
             seat = flow.waiting(state)[0]
             moves = flow.legal_moves(game, state, seat)
@@ -311,7 +312,8 @@ class SearchAgent:
             else:  # the best immediate gain among a few moves drawn at random
                 move, best = None, None
                 for index in rng.sample(range(len(moves)), min(sample, len(moves))):
-                    gain = score_sheet(game, flow.preview(game, state, moves[index]), seat).total
+                    after = flow.preview(game, state, moves[index])
+                    gain = score_sheet(game, after, seat).total + (evaluation.hint(game, after, seat) if hinted else 0)
                     if best is None or gain > best:
                         move, best = moves[index], gain
             if mast is not None:
