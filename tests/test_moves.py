@@ -118,11 +118,12 @@ def test_a_remembered_text_is_the_text_of_the_same_values_of_the_same_types():
 
 
 def test_a_game_forgets_its_texts_past_a_bound(monkeypatch):
+    from boardrule.interpreter.compiler.compiled import GameCache
     from boardrule.interpreter.runtime import moves
-    monkeypatch.setattr(moves, "MAX_REMEMBERED_TEXTS", 3)
+    monkeypatch.setattr(GameCache, "MAX_ENTRIES", 3)
     game, _ = game_and_state()
     texts = [move_text(moves.Move(0, "take", (n,)), game) for n in range(1, 10)]
-    assert texts == [f"take {n}" for n in range(1, 10)] and len(game.move_texts) <= 3
+    assert texts == [f"take {n}" for n in range(1, 10)] and len(game.cache.table("move_texts")) <= 3
 
 
 def test_a_move_listed_again_is_the_same_move_for_its_own_seat(monkeypatch):

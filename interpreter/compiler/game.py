@@ -8,9 +8,6 @@ functions in flow.py move it on.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from boardrule import __version__
 from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.types import ANY, SHAPE, item_type
 from boardrule.interpreter.compiler.board import make_board
@@ -18,6 +15,7 @@ from boardrule.interpreter.compiler.directions import direction_tables
 from boardrule.interpreter.runtime import shapes as shape_lib
 from boardrule.interpreter.compiler.asking import asking_events, may_ask
 from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.compiler.compiled import Game, placements as _placements
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.compiler.effects import EffectCompiler
 from boardrule.interpreter.compiler.exprs import ExprCompiler
@@ -44,64 +42,6 @@ class CompiledStep:
             setattr(self, key, value)
 
 
-class Game:
-    """An immutable, compiled pack. Build it with `compile_game(pack)`."""
-
-    def __init__(self, pack, grid, seats_max):
-        self.pack = pack
-        self.model = pack.model
-        self.id = pack.model.game.id
-        self.name = pack.model.game.name or self.id
-        self.pack_hash = pack.content_hash
-        self.engine_version = __version__
-        self.grid = grid
-        self.shared_board = pack.model.board.shared
-        self.seats_max = seats_max
-        self.boards = 1 if self.shared_board else seats_max
-        self.players_range = (pack.model.game.players.low, pack.model.game.players.high)
-
-    def board_of_seat(self, seat) -> int:
-        return 0 if self.shared_board else int(seat)
-
-    def default_marks(self, ctx):
-        from boardrule.interpreter.runtime.scoring import first_choice_marks
-        return first_choice_marks(self, ctx.state, ctx.me)
-
-    def score_total(self, state, seat) -> int:
-        from boardrule.interpreter.runtime.scoring import score_sheet
-        return score_sheet(self, state, seat).total
-
-    def placement_table(self, shape):
-        return _placements(self.grid, shape)
-
-    def slot_test(self, shape, ctx, base):
-        legend = self.legends.get(shape.name, {})
-        kinds = self.static_attrs
-        state_kinds = ctx.state.kind[base >> CELL_BITS]
-
-        def test(symbol, cell):
-            rule = legend.get(symbol)
-            if rule is not None:
-                saved = ctx.it
-                ctx.it = base | cell
-                try:
-                    return bool(rule(ctx))
-                finally:
-                    ctx.it = saved
-            if symbol in kinds:
-                return state_kinds[cell] == symbol
-            return True
-        return test
-
-    def ctx(self, state, me=None, self_=None) -> Ctx:
-        return Ctx(self, state, me, self_)
-
-
-@lru_cache(maxsize=256)
-def _placements(grid, shape):
-    return shape_lib.compile_placements(grid, shape)
-
-
 # ------------------------------------------------------------------ compile
 def compile_game(pack) -> Game:
     """Compile a loaded and checked pack (see dsl.pack.load_pack) into a Game."""
@@ -122,7 +62,6 @@ def _compile(pack) -> Game:
         raise PackError(f"at most {MAX_SEATS} seats are supported", code="E301", span=model.game.players.span)
     game = Game(pack, grid, seats_max)
     game.choice_types = []  # the item type of every `choose`, by index
-    game.kind_indexes = {}  # shape name -> its shape_functions._KindIndex (filled on first use)
     game.warnings = []  # findings that do not stop the game (shown by `boardrule check`)
     exprs = ExprCompiler(game, pack.checked)
     effects = EffectCompiler(game, pack.checked, exprs)
@@ -133,7 +72,7 @@ def _compile(pack) -> Game:
     _components(game, model, exprs)
     _actions(game, model, exprs, effects)
     _flow(game, model, exprs, effects)
-    return game
+    return game.seal()
 
 
 def _encode_table(game, table):
@@ -404,8 +343,6 @@ def _actions(game, model, exprs, effects):
                              for node, why in action.when_parts),
             filtered=_filtered_domain(exprs, action))
     game.action_index = {name: a.index for name, a in game.actions.items()}
-    game.action_order = {}  # a decision's actions -> in declared order (flow._in_declared_order)
-    game.move_texts = {}  # (action, values...) -> the move's text (moves.move_text)
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}

@@ -119,9 +119,10 @@ def _kind_matches(ctx, shape, base, stand):
     """The common case: slots name piece kinds (or anything); see `_KindIndex`."""
     game = ctx.game
     kinds = ctx.state.kind[base >> CELL_BITS]
-    index = game.kind_indexes.get(shape.name)
+    indexes = game.cache.table("kind_indexes")  # shape name -> its _KindIndex
+    index = indexes.get(shape.name)
     if index is None:
-        index = game.kind_indexes[shape.name] = _KindIndex(game, shape)
+        index = game.cache.bounded(indexes)[shape.name] = _KindIndex(game, shape)
     # most patterns are far from complete on most boards: counting the board's
     # kinds is cheaper than trying the placements
     missing, stand_ins = 0, len(stand)

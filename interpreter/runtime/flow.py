@@ -172,10 +172,8 @@ def _action_moves_cached(game, state, seat) -> tuple:
 
 def _in_declared_order(game, actions) -> tuple:
     """A decision's actions in the order the pack declares them (sorted once per set of actions)."""
-    ordered = game.action_order.get(actions)
-    if ordered is None:
-        ordered = game.action_order[actions] = tuple(sorted(actions, key=game.action_index.__getitem__))
-    return ordered
+    return game.cache.remember("action_order", actions,
+                               lambda: tuple(sorted(actions, key=game.action_index.__getitem__)))
 
 
 def action_moves(game, state, seat, action, ctx=None) -> list:

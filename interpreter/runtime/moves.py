@@ -59,8 +59,6 @@ def value_text(value, grid, value_type=None) -> str:
     return str(value)
 
 
-MAX_REMEMBERED_TEXTS = 100_000  # texts a game keeps (`Game.move_texts`); past it, it starts afresh
-
 
 def move_text(move: Move, game) -> str:
     """The stable notation of a move (without the seat).
@@ -69,15 +67,14 @@ def move_text(move: Move, game) -> str:
     grid is accepted too (every whole number then prints as a cell). A game
     remembers the texts it has written: every move made is logged as text.
     """
-    texts = getattr(game, "move_texts", None)
-    if texts is None:
+    cache = getattr(game, "cache", None)
+    if cache is None:  # a bare grid
         return _written(move, game)
+    texts = cache.table("move_texts")
     key = (move.action, move.args, move.answers, move.answer_types) if move.answers else (move.action, move.args)
     text = texts.get(key)
     if text is None:
-        if len(texts) >= MAX_REMEMBERED_TEXTS:
-            texts.clear()
-        text = texts[key] = _written(move, game)
+        text = cache.bounded(texts)[key] = _written(move, game)
     return text
 
 

@@ -194,10 +194,7 @@ def decks_in_play(model) -> set:
 
 
 def looks(game) -> Looks:
-    found = game.__dict__.get("_picture_looks")
-    if found is None:
-        found = game.__dict__["_picture_looks"] = Looks(game)
-    return found
+    return game.cache.remember("pictures", "looks", lambda: Looks(game))
 
 
 # ------------------------------------------------------------------ the model

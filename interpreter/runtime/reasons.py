@@ -20,7 +20,7 @@ column when each column offers one cell.
     >>> game = api.open_game("tictactoe")
     >>> state = api.apply(game, api.new_game(game, 2), api.parse_move(game, api.new_game(game, 2), 0, "play B2"))
     >>> refusal(game, state, 1, "play B2")
-    'B2 is already taken (x)'
+    'B2 is already marked'
     >>> refusal(game, state, 1, "play D7")
     'D7 is off the board (columns A to C, rows 1 to 3)'
 """
@@ -62,10 +62,7 @@ def say(game, value, value_type=None) -> str:
 
 
 def _pieces(game) -> dict:
-    found = game.__dict__.get("_reason_pieces")
-    if found is None:
-        found = game.__dict__["_reason_pieces"] = {p.name: p for p in game.model.pieces}
-    return found
+    return game.cache.remember("reasons", "pieces", lambda: {p.name: p for p in game.model.pieces})
 
 
 def tell(game, why, ctx) -> str | None:

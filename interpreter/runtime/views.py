@@ -95,10 +95,8 @@ def reads_private(game, node) -> bool:
         return False
     from boardrule.dsl.lints import walk
     resolved = game.pack.checked.resolved
-    defines = game.__dict__.get("_view_defines")
-    if defines is None:
-        defines = game.__dict__["_view_defines"] = {d.name: d for d in game.model.defines}
-    known = game.__dict__.setdefault("_view_private_defines", {})
+    defines = game.cache.remember("views", "defines", lambda: {d.name: d for d in game.model.defines})
+    known = game.cache.table("private definitions")  # definition -> whether it reads a secret
 
     def visit(root, seen) -> bool:
         for item in walk(root):
@@ -121,38 +119,40 @@ def reads_private(game, node) -> bool:
 
 def scoring_reads_private(game) -> bool:
     """Could a score sheet tell what a player keeps secret? (a scoring rule reads a private variable)"""
-    found = game.__dict__.get("_view_scoring_private")
+    table = game.cache.table("views")
+    found = table.get("scoring reads private")
     if found is None:
-        game.__dict__["_view_scoring_private"] = False  # a scoring rule reading `.score` reads no more
+        table["scoring reads private"] = False  # a scoring rule reading `.score` reads no more
         model = game.model
         rules = [t.expr for t in model.scoring] + [model.verdict]
         for piece in model.pieces:
             rules += [piece.score, *piece.marks.values(), *piece.rules.values()]
-        found = game.__dict__["_view_scoring_private"] = any(reads_private(game, rule) for rule in rules)
+        found = table["scoring reads private"] = any(reads_private(game, rule) for rule in rules)
     return found
 
 
 def secret_params(game) -> dict:
     """action -> the indices of its parameters whose values others may not see: chosen from a list that
     reads a private variable (a hand dealt), and not put on a board by the move's effect."""
-    found = game.__dict__.get("_view_secret_params")
-    if found is None:
-        from boardrule.dsl import ast
-        from boardrule.dsl.lints import walk
-        found = {}
-        for action in game.model.actions:
-            shown = set()
-            for item in walk(action.effect):
-                value = item.kind if isinstance(item, (ast.Place, ast.Replace)) else \
-                    item.item if isinstance(item, ast.Store) else \
-                    item.value if isinstance(item, ast.Set) and item.target.name not in game.private_vars else None
-                if isinstance(value, ast.Name):
-                    shown.add(value.id)
-            secret = {i for i, (name, domain) in enumerate(action.params)
-                      if name not in shown and reads_private(game, domain)}
-            if secret:
-                found[action.name] = secret
-        game.__dict__["_view_secret_params"] = found
+    return game.cache.remember("views", "secret params", lambda: _secret_params(game))
+
+
+def _secret_params(game) -> dict:
+    from boardrule.dsl import ast
+    from boardrule.dsl.lints import walk
+    found = {}
+    for action in game.model.actions:
+        shown = set()
+        for item in walk(action.effect):
+            value = item.kind if isinstance(item, (ast.Place, ast.Replace)) else \
+                item.item if isinstance(item, ast.Store) else \
+                item.value if isinstance(item, ast.Set) and item.target.name not in game.private_vars else None
+            if isinstance(value, ast.Name):
+                shown.add(value.id)
+        secret = {i for i, (name, domain) in enumerate(action.params)
+                  if name not in shown and reads_private(game, domain)}
+        if secret:
+            found[action.name] = secret
     return found
 
 
