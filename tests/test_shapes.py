@@ -386,7 +386,8 @@ def test_within_on_bigger_boards(kind, w, h, art, data):
 
 def fake_ctx(grid, kinds, board):
     """Just what the engine's shape functions read from a context."""
-    game = SimpleNamespace(grid=grid, static_attrs={"a": {}, "b": {}, "c": {}}, kind_indexes={},
+    from boardrule.interpreter.compiler.compiled import GameCache
+    game = SimpleNamespace(grid=grid, static_attrs={"a": {}, "b": {}, "c": {}}, cache=GameCache(),
                            placement_table=lambda shape: compile_placements(grid, shape))
     return SimpleNamespace(game=game, board=board, state=SimpleNamespace(kind={board: kinds}))
 
