@@ -190,10 +190,11 @@ Expr = Union[Number, String, Name, Attribute, Index, Call, Comprehension,
 # ----------------------------------------------------------------- statements
 @node
 class Target:
-    """`name` or `owner.name`: what a set or a change writes."""
+    """`name` or `owner.name`, or one element of it (`name[i]`): what a set or a change writes."""
 
     owner: Optional[str]
     name: str
+    index: Optional["Expr"]
     span: Span
 
 

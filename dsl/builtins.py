@@ -112,7 +112,8 @@ FUNCTIONS = {
     "cell": sig([STR], CELL, "the cell with this name, like cell(\"B2\")"),
     "held": sig([CELL], list_of(SYM), "the pieces held by the piece on a cell", optional=1),
     "tokens": sig([CELL], list_of(SYM), "the tokens on a cell", optional=1),
-    "size": sig([DECK], NUM, "the number of cards left in a deck"),
+    # the checker also takes a shape (Checker.size_call): size(S) is its number of squares
+    "size": sig([DECK], NUM, "the number of cards left in a deck, or of squares in a shape: size(S)"),
     # the checker gives `cards(D)` the type `list of` D's cards (Checker.card_type)
     "cards": sig([DECK], list_of(ANY), "the cards of a deck, top first"),
     "choose": sig([list_of(ANY)], ANY, "in a mark: let the scoring pick the best option",

@@ -13,6 +13,7 @@ import attrs
 
 from boardrule.dsl import ast
 from boardrule.dsl.check_records import record_field
+from boardrule.dsl.check_targets import check_change, check_set
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
                                     PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
@@ -377,6 +378,8 @@ class Checker:
             return self.can_call(node, scope)
         if node.func == "sort":
             return self.sort_call(node, scope)
+        if node.func == "size" and len(node.args) == 1 and not node.kwargs:
+            return self.size_call(node, scope)
         if node.func == "flatten" and len(node.args) == 1 and not node.kwargs:
             return self.flatten_call(node, scope)
         if node.func in ("first", "last") and len(node.args) == 1 and not node.kwargs:
@@ -403,6 +406,14 @@ class Checker:
         if node.func == "cards" and len(node.args) == 1:
             return list_of(self.card_type(node.args[0]))
         return result
+
+    def size_call(self, node, scope):
+        """`size(D)`: the cards left in a deck; `size(S)`: the squares of a shape."""
+        self.out.resolved[node] = ("function", "size")
+        t = self.expr(node.args[0], scope)
+        if t not in (DECK, SHAPE, ANY):
+            self.error("E210", f"argument of `size` must be a deck or a shape, but this is a {t}", node.args[0])
+        return NUM
 
     def flatten_call(self, node, scope):
         """`flatten(L)`: L is a list of lists; the result is a list of their elements."""
@@ -667,49 +678,11 @@ class Checker:
         self.expect(node.source, scope, CELL, "where the token is")
         self.expect(node.destination, scope, CELL, "where the token goes")
 
-    def target(self, target: ast.Target, scope: Scope) -> Type:
-        if target.owner is None:
-            if target.name in self.sym.vars:
-                self.out.resolved[target] = ("global", None)
-                return self.sym.vars[target.name]
-            if target.name in self.sym.player_vars and scope.me:
-                self.out.resolved[target] = ("player_var", None)
-                return self.sym.player_vars[target.name]
-            if target.name in self.sym.player_vars:  # declared, but whose? (it once said "not a variable")
-                self.error("E214", f"`{target.name}` is a player variable, but no player is meant here", target,
-                           f"name the player: `for p in players {{ set p.{target.name} = ... }}`")
-                return self.sym.player_vars[target.name]
-            names = sorted(set(self.sym.vars) | set(self.sym.player_vars))
-        else:
-            held = target.owner not in scope.locals and target.owner in self.sym.vars  # a player kept in a variable
-            owner_type = scope.locals.get(target.owner) if target.owner in scope.locals else (
-                PLAYER if target.owner in ("me", "left", "right") else self.sym.vars.get(target.owner))
-            if owner_type not in (PLAYER, ANY):
-                self.error("E207", f"`{target.owner}` is not a player, so `{target.owner}.{target.name}` "
-                                   "cannot be set", target)
-                return ANY
-            if target.name in self.sym.player_vars:
-                self.out.resolved[target] = ("held_player_var" if held else "player_var", target.owner)
-                return self.sym.player_vars[target.name]
-            names = sorted(self.sym.player_vars)
-        hint = did_you_mean(target.name, names)
-        self.error("E207", f"`{target.name}` is not a variable; declare it under `vars:` or `player_vars:`",
-                   target, hint)
-        return ANY
-
     def s_Set(self, node, scope):
-        expected = self.target(node.target, scope)
-        actual = self.expr(node.value, scope)
-        if not compatible(actual, expected) and not compatible(expected, actual):
-            self.error("E210", f"`{node.target.name}` holds a {expected}, so it cannot be set to a {actual}",
-                       node.value)
+        check_set(self, node, scope)
 
     def s_Change(self, node, scope):
-        expected = self.target(node.target, scope)
-        if not compatible(expected, NUM):
-            self.error("E210", f"`{node.op}` changes a number, but `{node.target.name}` holds a {expected}",
-                       node.target)
-        self.expect(node.value, scope, NUM, f"the value of `{node.op}`")
+        check_change(self, node, scope)
 
     def s_Score(self, node, scope):
         if not scope.me:
@@ -815,3 +788,4 @@ class Checker:
         self.block(node.body, inner)
         if len(self.bag.diagnostics) > before:
             self._note_use(before, node.name, node.span)
+

@@ -212,9 +212,10 @@ class AstBuilder(Transformer):
         return tuple(children)
 
     def target(self, meta, children):
-        if len(children) == 2:
-            return ast.Target(_text(children[0]), _text(children[1]), self._span(meta))
-        return ast.Target(None, _text(children[0]), self._span(meta))
+        names = [c for c in children if isinstance(c, Token)]
+        index = children[-1] if len(children) > len(names) else None
+        owner = _text(names[0]) if len(names) == 2 else None
+        return ast.Target(owner, _text(names[-1]), index, self._span(meta))
 
     def place_stmt(self, meta, children):
         kind, at, *rest = children

@@ -110,10 +110,11 @@ def read_type_word(text, sym) -> DeclaredType:
 
 
 def _singular(word: str, sym) -> str:
-    """`cards` for the kind `card` after `list of`; a declared name is taken as it is."""
+    """`cards` for the kind `card` after `list of` (`dominoes` for `domino`, `boxes` for `box`); a declared
+    name is taken as it is."""
     if word in sym.symbol_sets or word in sym.record_kinds:
         return word
-    for plural, single in (("ies", "y"), ("s", "")):
+    for plural, single in (("ies", "y"), ("es", ""), ("s", "")):
         if word.endswith(plural) and word[: -len(plural)] + single in (set(sym.record_kinds) | set(sym.symbol_sets)):
             return word[: -len(plural)] + single
     if word.endswith("s") and word[:-1] in WORDS:

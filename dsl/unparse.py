@@ -129,7 +129,8 @@ _RENDER = {
     ast.ChartKey: _chart_key,
     ast.Chart: _chart,
     # statements
-    ast.Target: lambda n: f"{n.owner}.{n.name}" if n.owner else n.name,
+    ast.Target: lambda n: (f"{n.owner}.{n.name}" if n.owner else n.name) + (
+        f"[{unparse(n.index)}]" if n.index is not None else ""),
     ast.Place: lambda n: f"place {unparse(n.kind)} at {unparse(n.at)}{_with(n.attributes)}",
     ast.Remove: lambda n: f"remove {unparse(n.target)}" + _from(n.source),
     ast.Replace: lambda n: f"replace {unparse(n.target)} with {unparse(n.kind)}",

@@ -66,8 +66,8 @@ def K(name, value):
     return ("Keyword", name, value)
 
 
-def T(name, owner=None):
-    return ("Target", owner, name)
+def T(name, owner=None, index=None):
+    return ("Target", owner, name, index)
 
 
 def KEY(low, high="same"):
@@ -206,6 +206,11 @@ CASES = [
     pytest.param("effect", "set p.a = b + 1", [("Set", T("a", "p"), B("+", b, I(1)))], id="set-owner"),
     pytest.param("effect", "a += 1", [("Change", T("a"), "+=", I(1))], id="change-add"),
     pytest.param("effect", "p.a -= b", [("Change", T("a", "p"), "-=", b)], id="change-subtract-owner"),
+    pytest.param("effect", "set a[b] = 1", [("Set", T("a", index=b), I(1))], id="set-element"),
+    pytest.param("effect", "p.a[-1] += b", [("Change", T("a", "p", ("Negate", I(1))), "+=", b)],
+                 id="change-element-owner"),
+    pytest.param("effect", "a[0] -= 1 f", [("Change", T("a", index=I(0)), "-=", I(1)), ("Do", "f", [], [], [])],
+                 id="change-element-then-call"),
     pytest.param("effect", "score 3", [("Score", I(3), None)], id="score"),
     pytest.param("effect", 'score a * 2 as "bonus"', [("Score", B("*", a, I(2)), "bonus")], id="score-as"),
     pytest.param("effect", "if a { remove a }", [("If", [[a, [REMOVE_A]]], [])], id="if"),
@@ -610,7 +615,7 @@ def _depth(leaves, extend, depth):
 
 EXPRS = _depth(LEAVES, _compound, 3)
 SMALL_EXPRS = _depth(LEAVES, _compound, 2)  # inside statements
-TARGETS = st.builds(ast.Target, st.one_of(st.none(), NAMES), NAMES, st.just(SP))
+TARGETS = st.builds(ast.Target, st.one_of(st.none(), NAMES), NAMES, st.one_of(st.none(), SMALL_EXPRS), st.just(SP))
 
 
 def _simple_statements(e):

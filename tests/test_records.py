@@ -10,6 +10,7 @@ import pytest
 
 from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack, load_pack_text
+from boardrule.dsl.types import list_of, record_of
 from boardrule.interpreter.api import evaluate, show_value
 from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.designer.scenarios import run_tests
@@ -225,3 +226,30 @@ def test_the_bazaar_pack_plays_records_to_the_end():
     game = compile_game(load_pack(str(BAZAAR)))
     assert run_tests(game) == []
     assert len(game.decks["supply"]) == 14
+
+
+
+def test_a_kind_of_record_is_named_in_the_plural_with_es_after_list_of():
+    # a suite finding (tests/suite/kingdom.pack): `list of dominoes` was "no type"
+    text = """\
+game: {id: row, name: Row, players: 1}
+board: {grid: square 2 x 1}
+pieces: {stone: {symbol: S}}
+records:
+  domino:
+    fields: {n: number}
+    rows: {d1: 1, d2: 2}
+vars:
+  market: {initial: "[]", type: list of dominoes}
+actions:
+  add:
+    params: {d: domino}
+    effect: set market = market + [d]
+flow:
+  round:
+    - turns: [add]
+  end: count(market) >= 2
+"""
+    game = compile_game(load(text))
+    state = initial_state(game, 1, seed=1)
+    assert evaluate(game, state, "market")[1] == list_of(record_of("domino"))

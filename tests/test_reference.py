@@ -112,6 +112,7 @@ SCORING = {
     "fits": "(if fits(bar, cells where occupied) then 1 else 0) + (if fits(ell, cells where empty) then 2 else 0)",
     "placements": "count(placements(ell, cells where empty)) + count(placements(bar, cells where colour == green))",
     "family": "count(placements(line(2), cells where kind == jade)) + (if fits(line(3), greens()) then 1 else 0)",
+    "size": "size(ell) + 10 * size(bar) + 100 * size(line(4)) + 1000 * sum(size(s) for s in [ell, line(2)])",
     "distance": "max(cells where occupied, distance(it, cell(\"C3\"))) + min(distance(c, cell(\"A1\")) for c in cells where kind == ruby)",
     # directions: every grid's own (square 8, hex 6), steps, rays (to the edge or while), lines between
     "directions": "count(directions) * 100 + count(cells where step(it, directions[0]) != none)"
@@ -572,7 +573,7 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "opposite(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "opposite(", "size(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 

@@ -28,7 +28,7 @@ _spec.loader.exec_module(selfplay)
 
 
 def test_the_suite_has_its_packs():
-    assert {p.stem for p in PACKS} >= {"gomoku", "breakthrough", "amazons", "go", "duo"}
+    assert {p.stem for p in PACKS} >= {"gomoku", "breakthrough", "amazons", "go", "duo", "kingdom", "sheets", "majority"}
 
 
 @pytest.mark.parametrize("path", PACKS, ids=[p.stem for p in PACKS])

@@ -221,6 +221,12 @@ class EffectCompiler:
         table, name = self._writer(node.target)
         value = self.e(node.value)
         kind, owner = self.resolved[node.target]
+        if node.target.index is not None:
+            element = self._element_writer(node.target, table)
+
+            def assign_element(ctx):
+                element(ctx, lambda old: value(ctx))
+            return assign_element
         if kind == "global":  # the common targets, written without the table's closure
             def assign_global(ctx):
                 ctx.state.vars[name] = value(ctx)
@@ -239,13 +245,40 @@ class EffectCompiler:
         value = self.e(node.value)
         sign = 1 if node.op == "+=" else -1
 
-        def change(ctx):
-            variables = table(ctx)
-            result = (variables[name] or 0) + sign * value(ctx)
+        def changed(old, by):
+            result = (old or 0) + sign * by
             if not -MAX_NUMBER <= result <= MAX_NUMBER:
                 raise RuleError(out_of_range_message(str(result)), node.span)
-            variables[name] = result
+            return result
+        if node.target.index is not None:
+            element = self._element_writer(node.target, table)
+
+            def change_element(ctx):
+                element(ctx, lambda old: changed(old, value(ctx)))
+            return change_element
+
+        def change(ctx):
+            variables = table(ctx)
+            variables[name] = changed(variables[name], value(ctx))
         return change
+
+    def _element_writer(self, target, table):
+        """`write(ctx, new)` for `name[i]`: the list of the variable copied with element i (from 0; -1 the
+        last) replaced by `new(old element)`. A copy, since a clone of the state shares its lists."""
+        name, index, span = target.name, self.e(target.index), target.span
+
+        def write(ctx, new):
+            variables = table(ctx)
+            items, i = variables[name], index(ctx)
+            if not isinstance(items, (tuple, list)):
+                raise RuleError(f"`{name}` holds no list (it holds {_shown(items)}), so `{name}[{i}]` cannot be set",
+                                span)
+            if type(i) is not int or not -len(items) <= i < len(items):
+                raise RuleError(f"`{name}[{i}]` cannot be set: the position is outside a list of {len(items)}", span)
+            changed = list(items)
+            changed[i] = new(items[i])
+            variables[name] = type(items)(changed)
+        return write
 
     def s_Score(self, node):
         value = self.e(node.value)
@@ -458,3 +491,7 @@ def fire(ctx, event, data):
                     effect(inner)
                 finally:
                     state.trigger_depth = depth
+
+
+def _shown(value) -> str:
+    return "none" if value is None else repr(value) if isinstance(value, str) else str(value)

@@ -12,6 +12,7 @@ import operator
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.interpreter.compiler import directions, fastpaths, lists, shape_functions
 from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
 MAX_CHOICE_SUBSETS = 50_000
@@ -599,8 +600,17 @@ def _is_it(compiler, node) -> bool:
 
 
 def _size(compiler, node, args, kwargs):
-    deck = args[0]
-    return lambda ctx: len(ctx.state.decks[deck(ctx)])
+    """`size(D)`, the cards left in a deck, or `size(S)`, the squares of a shape (the checker allows both)."""
+    of = args[0]
+
+    def size(ctx):
+        value = of(ctx)
+        if isinstance(value, Shape):
+            return value.size
+        if value not in ctx.state.decks:  # a variable that holds none
+            raise RuleError(f"`size` needs a deck or a shape, not {value}", node.span)
+        return len(ctx.state.decks[value])
+    return size
 
 
 def _cards(compiler, node, args, kwargs):

@@ -15,6 +15,7 @@ import operator
 from boardrule.dsl import ast
 from boardrule.dsl.loader import to_plain
 from boardrule.dsl.types import ANY, CELL
+from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.values import PLAYERS, Choice, Player, RuleError, board_of, cell_of, encode
 
 ORTHOGONAL = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -532,6 +533,15 @@ def _opposite(game, direction):
     return next(name for name, step in game.grid.directions() if step == (-dx, -dy))
 
 
+def _size(node, scope, of):
+    """The squares of a shape, or the cards left in a deck."""
+    if isinstance(of, Shape):
+        return len(of.cells)
+    if of not in scope.state.decks:
+        raise RuleError(f"`size` needs a deck or a shape, not {of}", node.span)
+    return len(scope.state.decks[of])
+
+
 def _between(game, a, b):
     """The cells met walking from a towards b in the one direction that reaches b (none: no cells)."""
     if a is None or b is None:
@@ -577,7 +587,7 @@ _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
                                                                                  node.span),
     "held": lambda game, node, scope, *args: _kept("held", scope, _start(scope, args)),
     "tokens": lambda game, node, scope, *args: _kept("tokens", scope, _start(scope, args)),
-    "size": lambda game, node, scope, deck: len(scope.state.decks[deck]),
+    "size": lambda game, node, scope, of: _size(node, scope, of),
     "cards": lambda game, node, scope, deck: tuple(scope.state.decks[deck][::-1]),  # the state keeps the top last
 }
 
