@@ -90,12 +90,23 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
         self.scopes = []  # the loops being generated, innermost last (codegen_loops.Scope)
         self.iterables = 0  # > 0 while generating what a loop runs over
         self.locals = {}  # parameter -> (its value, sure to be a cell) of a definition written out here
+        self.prologue = {}  # local -> the value the function works out once, before its loops need it
 
     def constant(self, value, prefix="k") -> py.Name:
         """A value (a closure, a span) the generated code reads by a generated name."""
         name = f"{prefix}{len(self.constants)}"
         self.constants[name] = value
         return _load(name)
+
+    def hoisted(self, name: str, value: py.expr) -> py.Name:
+        """A value read by loops, worked out once at the function's start into the local `name`
+        (what a rule reads of the state does not change while the rule runs)."""
+        self.prologue.setdefault(name, value)
+        return _load(name)
+
+    def prologue_statements(self) -> list:
+        return [py.Assign(targets=[py.Name(id=name, ctx=py.Store())], value=value)
+                for name, value in self.prologue.items()]
 
     def temporary(self, prefix="t") -> str:
         self.temporaries += 1
@@ -249,7 +260,7 @@ def generate_definition(compiler, name, sures, charged):
     args = [f"a{index}" for index in range(len(define.params))]
     rule.locals = {param: (_load(arg), sure) for param, arg, sure in zip(define.params, args, sures)}
     value = rule.expr(define.body)
-    body = _charge(rule, define.body) if charged else []
+    body = rule.prologue_statements() + (_charge(rule, define.body) if charged else [])
     body.append(py.Return(value=value))
     return pycode.make_function("definition", ["ctx", *args], body, rule.constants)
 
@@ -270,7 +281,7 @@ def generate(compiler, node):
     value = rule.expr(node)
     if _closure_alone(value):  # nothing written out: the closure itself, without a frame around it
         return rule.constants[value.func.id]
-    body = [py.Return(value=value)]
+    body = rule.prologue_statements() + [py.Return(value=value)]
     return pycode.make_function("rule", ["ctx"], body, rule.constants)
 
 

@@ -65,6 +65,17 @@ def _charged(ctx, elements, cost, span):
     return elements
 
 
+def _board_kinds(ctx, board):
+    """One board's kinds, or None for a rule worked out with no state (it then reads no board)."""
+    state = ctx.state
+    return None if state is None else state.kind[board]
+
+
+def _boards_kinds(ctx):
+    state = ctx.state
+    return None if state is None else state.kind
+
+
 def _with_it(ctx, it, closure):
     """A closure run with the context's `it` set to a generated loop's element."""
     saved = ctx.it
@@ -129,7 +140,7 @@ def _distinct(values):
     return len({v for v in values if v is not None})
 
 
-HELPERS = {"charged": _charged, "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals,
+HELPERS = {"charged": _charged, "board_kinds": _board_kinds, "boards_kinds": _boards_kinds, "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals,
            "with_it_and_locals": _with_it_and_locals, "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
            "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple, "h_min": min, "h_max": max}
 
@@ -345,9 +356,7 @@ class LoopGeneration:
     def cell_property(self, cell: py.expr, name: str, sure: bool):
         """Property `name` of the cell `cell` holds: in place for a sure cell, else by its reader."""
         if sure and name in ("kind", "empty", "occupied"):
-            board, index = _cell_parts(cell)
-            kind = py.Subscript(value=py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "kind"),
-                                                   slice=board, ctx=py.Load()), slice=index, ctx=py.Load())
+            kind = self.kind_on(cell)
             if name == "kind":
                 return kind
             return py.Compare(left=kind, ops=[py.Is() if name == "empty" else py.IsNot()],
@@ -361,6 +370,21 @@ class LoopGeneration:
             return py.Subscript(value=self.constant(table, "g"), slice=index, ctx=py.Load())
         reader = functions.property_reader(self.compiler.game, name)
         return py.Call(func=self.constant(reader), args=[_load("ctx"), cell], keywords=[])
+
+    def kind_on(self, cell: py.expr) -> py.expr:
+        """The kind on a sure cell: `ctx.state.kind[board][index]`; inside a loop, from the boards'
+        kinds read once at the function's start (on a game of one board, that board's list)."""
+        if not self.scopes:
+            board, index = _cell_parts(cell)
+            boards = _attr(_attr(_load("ctx"), "state"), "kind")
+            return py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()), slice=index,
+                                ctx=py.Load())
+        if self.compiler.game.boards == 1:  # a cell of board 0 is its index
+            kinds = self.hoisted("kinds_one", _call("board_kinds", _load("ctx"), py.Constant(0)))
+            return py.Subscript(value=kinds, slice=cell, ctx=py.Load())
+        board, index = _cell_parts(cell)
+        boards = self.hoisted("kinds_all", _call("boards_kinds", _load("ctx")))
+        return py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()), slice=index, ctx=py.Load())
 
     def cell_table(self, cell: py.expr, name: str, sure: bool):
         """`adjacent(c)`, `column(c)`...: one index for a sure cell; no cells for none."""
