@@ -157,3 +157,51 @@ def test_shapes_named_in_a_position_are_the_packs_shapes():
         assert "`bra` is not a shape of this pack" in str(err)
     else:
         raise AssertionError("an unknown shape name was taken")
+
+
+DECK_AND_STEP = """\
+game: {id: stalls, players: 1}
+board: {grid: square 3 x 1}
+pieces: {ruby: {symbol: R}, jade: {symbol: J}}
+decks:
+  pile: {ruby: 2, jade: 2}
+vars: {drawn: none}
+actions:
+  take: {effect: "draw card from pile { set drawn = card }"}
+  put: {params: {c: cells where empty}, effect: place drawn at c}
+flow:
+  setup: [{do: shuffle pile}]
+  round:
+    - {name: taking, turns: [take]}
+    - {name: laying, turns: [put]}
+  end: none(cells, empty)
+tests:
+  - name: a position lists a deck top first
+    position:
+      decks: {pile: [jade, ruby, ruby]}
+    moves: [P1 take]
+    expect:
+      vars: {drawn: jade}
+  - name: a position opens the step it names
+    position:
+      vars: {drawn: ruby}
+      step: laying
+    expect:
+      legal: {P1: [put A1, put B1, put C1]}
+"""
+
+
+def test_a_position_sets_a_decks_cards_and_the_step_that_is_open():
+    game = compile_game(load_pack_text(DECK_AND_STEP, "stalls.pack"))
+    assert run_tests(game) == []
+
+
+def test_a_position_names_only_real_decks_cards_and_steps():
+    for position, message in [
+            ("decks: {heap: [ruby]}", "`heap` is not a deck (decks: pile)"),
+            ("decks: {pile: [ruby, opal]}", "`opal` is not a card of deck `pile` (its cards: jade, ruby)"),
+            ("step: selling", "`selling` is not the name of a flow step (named steps: taking, laying)")]:
+        text = DECK_AND_STEP.split("tests:")[0] + f"tests:\n  - name: bad\n    position: {{{position}}}\n"
+        game = compile_game(load_pack_text(text, "stalls.pack"))
+        failures = run_tests(game)
+        assert len(failures) == 1 and failures[0].code == "E400" and message in failures[0].message, failures

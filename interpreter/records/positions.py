@@ -8,8 +8,10 @@
     player_vars: {P1: {stars: 1}}
     points: {P1: [[bonus, 2]]}
     dice: {black: bar}
+    decks: {pile: [ruby, jade]}  # a deck's cards, top first
     round: 3
     finished: [P2]
+    step: build       # the flow step whose decision is open (by its `name:`)
 
 A cell is `.` when empty, `-` when the board has no such cell, else the
 symbol of a piece kind, then optionally `:value` for each of its `variable`
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 
 from boardrule.dsl.diagnostics import PackError
-from boardrule.dsl.loader import MapNode, ScalarNode, to_plain
+from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.geometry import RHOMBUS, even_pitch
 from boardrule.dsl.sections import MAX_ROUNDS
@@ -49,7 +51,7 @@ def apply_position(game, state, node: MapNode) -> None:
     """Overwrite `state` with the boards and values a position mapping gives."""
     state.moves_cache.clear()  # the legal moves computed for the old boards no longer hold
     flow.detach_snapshot(state)  # the snapshot shares the boards about to change
-    allowed = {"board", "boards", "vars", "player_vars", "points", "dice", "round", "finished"}
+    allowed = {"board", "boards", "vars", "player_vars", "points", "dice", "decks", "round", "finished", "step"}
     for key, _ in node.entries:
         if key.value not in allowed:
             raise PositionError(f"unknown key `{key.value}` in a position; expected one of: "
@@ -77,6 +79,47 @@ def apply_position(game, state, node: MapNode) -> None:
         state.round = _whole_number(node.get("round"), "`round`", 0, MAX_ROUNDS)
     if node.get("finished") is not None:
         state.finished = [parse_seat(s.value, s.span, state.seats) for s in node.get("finished").items]
+    for key, value in _mapping(node.get("decks")):
+        state.decks[str(key.value)] = _deck_cards(game, key, value)
+        state.owned_decks.add(str(key.value))
+    if node.get("step") is not None:
+        phase, index = _named_step(game, node.get("step"))
+        flow.open_step(game, state, phase, index)
+
+
+def _deck_cards(game, key, node) -> list:
+    """A deck's cards as a position lists them, top first (a state keeps the top last); each one a
+    card the deck is made of."""
+    if key.value not in game.decks:
+        names = ", ".join(sorted(game.decks)) or "none"
+        raise PositionError(f"`{key.value}` is not a deck (decks: {names})", span=key.span)
+    made_of = {_card_text(card): card for card in game.decks[key.value]}
+    if not isinstance(node, SeqNode):
+        raise PositionError(f"deck `{key.value}`: expected a list of its cards, top first", span=node.span)
+    cards = []
+    for item in node.items:
+        text = str(to_plain(item))
+        if text not in made_of:
+            raise PositionError(f"`{text}` is not a card of deck `{key.value}` (its cards: "
+                                f"{', '.join(sorted(made_of))})", span=item.span)
+        cards.append(made_of[text])
+    return cards[::-1]
+
+
+def _card_text(card) -> str:
+    return getattr(card, "name", None) or _cell_text(card)
+
+
+def _named_step(game, node) -> tuple:
+    """(phase, index) of the flow step a position opens, by its `name:`."""
+    flow_def = game.model.flow
+    for phase, steps in (("round", flow_def.round), ("setup", flow_def.setup)):
+        for index, step in enumerate(steps):
+            if step.name is not None and step.name == node.value:
+                return phase, index
+    named = [s.name for s in (*flow_def.setup, *flow_def.round) if s.name is not None]
+    raise PositionError(f"`{node.value}` is not the name of a flow step (named steps: "
+                        f"{', '.join(named) or 'none: give a step a `name:`'})", span=node.span)
 
 
 def _mapping(node):

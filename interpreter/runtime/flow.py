@@ -456,6 +456,19 @@ def play_text(game, state: State, seat: int, text: str) -> State:
     return state
 
 
+def open_step(game, state: State, phase: str, index: int) -> None:
+    """Open step `index` of `phase` afresh (a test's position says which decision is open): the
+    decisions open now are dropped, and the flow goes on from that step. Changes `state` in place."""
+    state.pending.clear()
+    state.queue = ()
+    state.snapshot = None
+    state.moves_cache.clear()
+    state.phase, state.step = phase, index
+    if phase == "round" and state.round == 0:
+        state.round = 1
+    _advance(game, state)
+
+
 def settle(game, state: State) -> None:
     """Judge the open decisions again after the boards or values were set from outside (a test's position).
 
