@@ -65,6 +65,9 @@ class PieceDef:
     place_why: Any = None  # Why: the reason told when the placement rule refuses a cell
     doc: str = ""  # what the piece is, for the players' rulebook
     variable_types: dict = attrs.field(factory=dict)  # variable attribute -> (type word, span), when declared
+    sides: tuple = ()  # (value, span) of each side, clockwise from the top (`sides:`: a tile)
+    apart: tuple = ()  # (value, span): side values that one tile does not join to each other
+    sides_span: Any = None
 
 
 @frozen
