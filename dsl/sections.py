@@ -170,7 +170,8 @@ def read_pieces(r: Reader, node) -> tuple:
         variable, variable_types = _read_variable(r, m.get("variable"))
         sides, apart = _read_names(r, m.get("sides"), "sides"), _read_names(r, m.get("apart"), "apart")
         if sides and TURN not in variable:  # a tile is placed turned: `place t at c with turn = 1`
-            variable, variable_types = variable + (TURN,), {**variable_types, TURN: ("number", m.key_node("sides").span)}
+            variable = (TURN,) + variable
+            variable_types = {**variable_types, TURN: ("number", m.key_node("sides").span)}
         place, place_why = read_condition(r, m.get("place"), "place", "the placement rule")
         pieces.append(PieceDef(
             name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
