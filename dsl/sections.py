@@ -7,6 +7,7 @@ from boardrule.dsl.display import read_display
 import re
 
 from boardrule.dsl.diagnostics import PackError, Span, closest, did_you_mean
+from boardrule.dsl.exact import Exact
 from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
@@ -578,7 +579,7 @@ def _read_expect(r: Reader, m) -> None:
 
 def _read_seat_entry(r: Reader, what: str, entry) -> None:
     if what in ("score",):
-        r.scalar(entry, "a score", (int,))
+        r.scalar(entry, "a score", (int, Exact))
     elif what in ("terms", "player_vars"):
         r.mapping(entry, f"`{what}` of a seat")
     elif what == "legal" and not (isinstance(entry, SeqNode) or
