@@ -26,7 +26,7 @@ Values keep their exact Python type through small one-key tags, so that a
     dict with str keys       {"O": {key: value}}
     any other dict           {"D": [[key, value], ...]}
     frozenset                {"S": [...]}
-    an exact number (7.5)    {"Q": [15, 2]}
+    an exact number (7.5)    {"F": [15, 2]}
     a shape of the pack      {"shape": "name"}  (a family's: "name(3)")
     =======================  =============================================
 
@@ -89,7 +89,7 @@ def encode_value(value, where: str = "value", game=None):
             raise SaveError(f"cannot save {where}: {value} is not a finite number")
         return value
     if kind is Exact:
-        return {"Q": [value.numerator, value.denominator]}
+        return {"F": [value.numerator, value.denominator]}
     if kind is Shape:
         if game is not None and _shape_named(game, value.name, where) != value:
             raise SaveError(f"cannot save {where}: it is not the pack's shape `{value.name}`")
@@ -122,7 +122,7 @@ def decode_value(data, where: str = "value", game=None):
             raise SaveError(f"{where}: a player must be a seat number from 0 to {len(PLAYERS) - 1}, "
                             f"not {body!r}")
         return PLAYERS[body]
-    if tag == "Q":
+    if tag == "F":
         if type(body) is not list or len(body) != 2 or any(type(n) is not int for n in body) or body[1] < 2:
             raise SaveError(f"{where}: an exact number must be [numerator, denominator > 1], not {body!r}")
         return exact(Fraction(*body))
