@@ -20,6 +20,9 @@ DIRECTIONS = {
     "flat": ("north", "northeast", "southeast", "south", "southwest", "northwest"),
 }
 DIRECTION_NAMES = DIRECTIONS["square"]  # every name a direction may have
+#: the directions a tile's sides face on each kind of grid, clockwise from the top (`sides:`)
+SIDE_DIRECTIONS = {"square": ("north", "east", "south", "west"), "pointy": DIRECTIONS["pointy"],
+                   "flat": DIRECTIONS["flat"]}
 
 
 def direction_family(kind: str, hex_layout: str | None) -> str:
@@ -79,6 +82,17 @@ FUNCTIONS = {
                "while a condition holds", keywords=(("while", BOOL),)),
     "between": sig([CELL, CELL], CELLS, "the cells strictly between two cells in a line (none if not in one)"),
     "opposite": sig([DIRECTION], DIRECTION, "the direction the other way: opposite(north) is south"),
+    "side": sig([CELL, DIRECTION], SYM, "the side of the tile on a cell that faces a direction (its `sides:` "
+                "turned by its `turn`), or none"),
+    "side_of": sig([SYM, NUM, DIRECTION], SYM, "the side a kind of tile turned n steps clockwise shows facing a "
+                   "direction: side_of(t, 1, east) is its first (top) side"),
+    "feature": sig([CELL, DIRECTION], CELLS, "the cells of the tiles that the feature through a tile's side "
+                   "spans (a road, a city: its matching sides joined across tiles)"),
+    "complete": sig([CELL, DIRECTION], BOOL, "whether every side of the feature through a tile's side meets "
+                    "the matching side of a neighbouring tile"),
+    "joined": sig([CELL, DIRECTION, CELL, DIRECTION], BOOL, "whether two sides of tiles belong to one feature"),
+    "first_side": sig([CELL, DIRECTION], BOOL, "whether a side is its feature's first (cells in board order, "
+                      "a tile's sides clockwise from the top): count each feature once"),
     "groups": sig([CELLS], GROUPS, "the connected groups of a list of cells"),
     "border": sig([CELLS], CELLS, "the cells next to a group but not in it"),
     "reaches": sig([CELL, CELLS], BOOL, "whether a path of `via` cells links a cell to one of the targets",
@@ -131,6 +145,8 @@ VALUES = {
     "right": (PLAYER, "the player to my right"),
     "kinds": (list_of(SYM), "every piece kind of the pack"),
     "directions": (list_of(DIRECTION), "every direction of the board's grid, clockwise from the top"),
+    "side_directions": (list_of(DIRECTION), "the directions a tile's sides face, clockwise from the top "
+                        "(a square's four, a hex's six)"),
     "round": (NUM, "the number of the current round, from 1"),
     "edge": (CELLS, "the cells on the edge of the board"),
     "corners": (CELLS, "the cells at the corners of the board's outline (holes inside the board make none)"),

@@ -13,13 +13,15 @@ integer may print with).
 
 from __future__ import annotations
 
+from boardrule.dsl.exact import Exact
+
 MAX_NUMBER = 2 ** 53 - 1
 MAX_DIGITS = len(str(MAX_NUMBER))  # 16: a longer literal is out of range without being read
 
 
 def in_range(value) -> bool:
     """True when `value` is a number within ±MAX_NUMBER (or not a number at all)."""
-    if type(value) is bool or type(value) not in (int, float):
+    if type(value) is bool or type(value) not in (int, float, Exact):
         return True
     return -MAX_NUMBER <= value <= MAX_NUMBER
 

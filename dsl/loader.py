@@ -37,6 +37,7 @@ import yaml
 
 from boardrule.dsl.diagnostics import Diagnostic, DiagnosticBag, PackError, SourceStore, Span
 from boardrule.dsl.diagnostics import UsageError, split_lines
+from boardrule.dsl.exact import exact
 from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
 from boardrule.dsl.records import frozen
 
@@ -57,6 +58,7 @@ _ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
 # How far the aligner looks for a value char before giving up on it.
 _WINDOW = 4096
 _INT_RE = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_DECIMAL_RE = re.compile(r"[-+]?[0-9]+\.[0-9]+")
 _FLOAT_RE = re.compile(
     r"[-+]?(?:(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)"
 )
@@ -70,7 +72,7 @@ def convert_plain(text: str) -> object:
     """Type a plain scalar; anything unusual stays a string.
 
     >>> [convert_plain(t) for t in ["-3", "2.5", "TRUE", "~", "", "yes", "012"]]
-    [-3, 2.5, True, None, None, 'yes', '012']
+    [-3, Exact(5, 2), True, None, None, 'yes', '012']
     """
     low = text.lower()
     if low in ("true", "false"):
@@ -81,6 +83,9 @@ def convert_plain(text: str) -> object:
         if len(text.lstrip("+-")) > MAX_DIGITS:  # read no further: Python refuses ints of 4,300 digits
             return OutOfRange(text)
         value = int(text)
+        return value if in_range(value) else OutOfRange(text)
+    if _DECIMAL_RE.fullmatch(text) and len(text) <= 2 * MAX_DIGITS:  # 7.5 is exact (dsl/exact.py)
+        value = exact(text)
         return value if in_range(value) else OutOfRange(text)
     if _FLOAT_RE.fullmatch(text):
         value = float(text)

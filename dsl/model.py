@@ -13,6 +13,7 @@ from typing import Any, Optional
 import attrs
 
 from boardrule.dsl.diagnostics import PackError, did_you_mean
+from boardrule.dsl.exact import Exact
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode
 from boardrule.dsl.parser import parse_fragment
 from boardrule.dsl.records import frozen
@@ -65,6 +66,9 @@ class PieceDef:
     place_why: Any = None  # Why: the reason told when the placement rule refuses a cell
     doc: str = ""  # what the piece is, for the players' rulebook
     variable_types: dict = attrs.field(factory=dict)  # variable attribute -> (type word, span), when declared
+    sides: tuple = ()  # (value, span) of each side, clockwise from the top (`sides:`: a tile)
+    apart: tuple = ()  # (value, span): side values that one tile does not join to each other
+    sides_span: Any = None
 
 
 @frozen
@@ -236,7 +240,7 @@ class PackModel:
     records: tuple = ()  # RecordKindDef: kinds of records with their data
 
 
-_TYPE_WORDS = {str: "text", int: "a number", bool: "true/false"}
+_TYPE_WORDS = {str: "text", int: "a number", bool: "true/false", Exact: "a number with a fraction (7.5)"}
 
 SECTIONS = ("game", "options", "symbols", "records", "pieces", "board", "shapes", "charts", "define", "effects", "vars",
             "player_vars", "dice", "decks", "actions", "flow", "scoring", "verdict", "evaluate", "tests", "doc",

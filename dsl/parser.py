@@ -28,7 +28,7 @@ MAX_NESTING = 100  # brackets open at once
 MAX_DEPTH = 200  # levels of the syntax tree (the checker and the closures recurse)
 
 _READABLE = {
-    "$END": "the end of the text", "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a string",
+    "$END": "the end of the text", "NAME": "a name", "INT": "a number", "DECIMAL": "a number", "SIGNED_INT": "a number", "STRING": "a string",
     "CELL_NAME": "a cell name like A1", "COMP_OP": "a comparison", "GRID_KIND": "`square` or `hex`",
     "CHANGE_OP": "`+=` or `-=`", "CHOOSE_MODE": "`optional`", "ART_CELL": "a cell of the art (a name or `.`)",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",

@@ -7,6 +7,7 @@ from boardrule.dsl.display import read_display
 import re
 
 from boardrule.dsl.diagnostics import PackError, Span, closest, did_you_mean
+from boardrule.dsl.exact import Exact
 from boardrule.dsl.parser import parse_fragment
 
 from boardrule.dsl import ast
@@ -131,7 +132,9 @@ def read_symbols(r: Reader, node) -> dict:
     return symbols
 
 
-PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc")
+PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc", "sides",
+              "apart")
+TURN = "turn"  # the variable attribute of a piece with sides: how many steps clockwise it is turned
 MAX_WHY = 300  # characters of a reason: a player reads it in one line
 
 
@@ -166,6 +169,10 @@ def read_pieces(r: Reader, node) -> tuple:
         marks = {str(k.value): r.expr(v, f"mark `{k.value}`") for k, v in _entries(r, m.get("marks"), "marks")}
         rules = {str(k.value): r.expr(v, f"rule `{k.value}`") for k, v in _entries(r, m.get("rules"), "rules")}
         variable, variable_types = _read_variable(r, m.get("variable"))
+        sides, apart = _read_names(r, m.get("sides"), "sides"), _read_names(r, m.get("apart"), "apart")
+        if sides and TURN not in variable:  # a tile is placed turned: `place t at c with turn = 1`
+            variable = (TURN,) + variable
+            variable_types = {**variable_types, TURN: ("number", m.key_node("sides").span)}
         place, place_why = read_condition(r, m.get("place"), "place", "the placement rule")
         pieces.append(PieceDef(
             name=str(key.value), symbol=r.text(m.get("symbol"), "symbol", str(key.value)[:2].upper()),
@@ -174,8 +181,14 @@ def read_pieces(r: Reader, node) -> tuple:
             place=place,
             triggers=_read_triggers(r, m),
             span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or "",
-            variable_types=variable_types))
+            variable_types=variable_types, sides=sides, apart=apart,
+            sides_span=m.key_node("sides").span if sides else None))
     return tuple(pieces)
+
+
+def _read_names(r: Reader, node, what: str) -> tuple:
+    """`sides: [city, road, field, road]`: (name, span) for each."""
+    return tuple((str(r.text(v, "a name")), v.span) for v in r.sequence(node, what)) if node is not None else ()
 
 
 def _read_variable(r: Reader, node):
@@ -566,7 +579,7 @@ def _read_expect(r: Reader, m) -> None:
 
 def _read_seat_entry(r: Reader, what: str, entry) -> None:
     if what in ("score",):
-        r.scalar(entry, "a score", (int,))
+        r.scalar(entry, "a score", (int, Exact))
     elif what in ("terms", "player_vars"):
         r.mapping(entry, f"`{what}` of a seat")
     elif what == "legal" and not (isinstance(entry, SeqNode) or

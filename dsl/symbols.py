@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE, DIRECTIONS, direction_family
+from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE, DIRECTIONS, SIDE_DIRECTIONS, direction_family
 from boardrule.dsl.type_words import TypeWordError, read_type_word
 from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of, record_of
 
@@ -19,6 +19,7 @@ RESERVED = {"it", "self", "me"}
 class SymbolTable:
     kinds: dict = attrs.field(factory=dict)
     directions: tuple = ()  # the names of the board's directions (builtins.DIRECTIONS)
+    side_directions: tuple = ()  # the directions a tile's sides face (builtins.SIDE_DIRECTIONS)
     piece_attributes: dict = attrs.field(factory=dict)  # name -> Type
     marks: set = attrs.field(factory=set)
     rules: dict = attrs.field(factory=dict)  # rule name -> ((piece kind, expr), ...): the kinds' own rules
@@ -115,6 +116,7 @@ def build_symbols(model, bag) -> SymbolTable:
     grid = model.board.grid if model.board is not None else None
     if grid is not None:
         t.directions = DIRECTIONS[direction_family(grid.kind, grid.layout)]
+        t.side_directions = SIDE_DIRECTIONS[direction_family(grid.kind, grid.layout)]
     for shape in model.shapes:
         if _declare(t, bag, shape.name, "shape", shape.span):
             (t.families if shape.family is not None else t.shapes)[shape.name] = shape
@@ -216,8 +218,24 @@ def _type_word(t: SymbolTable, bag, word, span):
         return None
 
 
+def _collect_sides(t: SymbolTable, piece, bag) -> None:
+    """A tile's side values are values of the pack (`road`); it has one side per side direction."""
+    for value, _ in piece.sides + piece.apart:
+        if value not in t.declared and value not in t.shapes:
+            t.symbols.add(value)
+    wanted = len(t.side_directions)
+    if piece.sides and wanted and len(piece.sides) != wanted:
+        bag.error("E027", f"`{piece.name}` gives {len(piece.sides)} sides, but a tile on this board has {wanted}: "
+                          f"one facing each of {', '.join(t.side_directions)}", piece.sides_span,
+                  hint="list the sides clockwise from the top")
+    if piece.apart and not piece.sides:
+        bag.error("E027", f"`{piece.name}` gives `apart:` but no `sides:`", piece.apart[0][1],
+                  hint="`apart:` lists side values a tile does not join to each other; it needs `sides:`")
+
+
 def _collect_attributes(t: SymbolTable, model, bag) -> None:
     for piece in model.pieces:
+        _collect_sides(t, piece, bag)
         for name, (value, span) in piece.attributes.items():
             kind = _attribute_type(value, t.shapes)
             if t.piece_attributes.get(name, kind) != kind:

@@ -13,6 +13,7 @@ from lark import Token, Transformer, v_args
 
 from boardrule.dsl import ast
 from boardrule.dsl.diagnostics import Diagnostic, PackError
+from boardrule.dsl.exact import exact
 from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -96,7 +97,10 @@ class AstBuilder(Transformer):
 
     # -------------------------------------------------------- expressions
     def number(self, meta, children):
-        return ast.Number(self._int(children[0]), self._span(meta))
+        token = children[0]
+        if token.type == "DECIMAL":  # an exact number: 7.5 is fifteen halves (dsl/exact.py)
+            return ast.Number(exact(str(token)), self._span(meta))
+        return ast.Number(self._int(token), self._span(meta))
 
     def string(self, meta, children):
         return ast.String(_strip_quotes(_text(children[0])), self._span(meta))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from boardrule.dsl.exact import Exact
+
 from pathlib import Path
 
 import pytest
@@ -99,7 +101,7 @@ def test_map_api():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("12", 12), ("-3", -3), ("+4", 4), ("0", 0), ("012", "012"), ("1.5", 1.5),
+        ("12", 12), ("-3", -3), ("+4", 4), ("0", 0), ("012", "012"), ("1.5", Exact(3, 2)),
         ("-.5", -0.5), ("1e3", 1000.0), ("true", True), ("False", False), ("TRUE", True),
         ("null", None), ("~", None), ("", None), ("yes", "yes"), ("no", "no"), ("0x1f", "0x1f"),
         (".inf", ".inf"), ("1_000", "1_000"), ("nan", "nan"),

@@ -125,6 +125,17 @@ SCORING = {
                " + 100 * count(between(cell(\"A1\"), cell(\"C3\")) where empty)",
     "opposite": "sum(cells where occupied, count(ray(it, directions[1])) * count(ray(it, opposite(directions[1]))))"
                 " + 10 * count(directions where opposite(opposite(it)) == it and opposite(it) != it)",
+    # tiles (`sides:` on ruby and tree): sides turned by `turn`, features joined across matching sides
+    "tile sides": "sum(count(side_directions where side(c, it) == red) for c in cells)"
+                  " + 10 * sum(count(side_directions where side(c, it) == side(step(c, it), opposite(it))) for c in"
+                  " cells where occupied) + 100 * count(side_directions where side_of(ruby, gold, it) == red)"
+                  " + 1000 * count(cells where side(it, directions[1]) != none)",
+    "tile features": "sum(sum(count(feature(c, d)) for d in side_directions) for c in cells where occupied)"
+                     " + 1000 * sum(count(side_directions where complete(c, it)) for c in cells)",
+    "tile first sides": "sum(count(side_directions where first_side(c, it)) for c in cells)"
+                        " + 100 * count(cells where joined(cell(\"B2\"), side_directions[1], it,"
+                        " opposite(side_directions[1])))"
+                        " + 10000 * count(cells where joined(it, side_directions[0], it, side_directions[2]))",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
                " + count(all_corners where empty) * 100",
     # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
@@ -244,6 +255,8 @@ VALUES = {
     "a local list": "let full = (cells where occupied) in full + (cells where it not in full)",
     "whether an action has a move": "[can(me, claim), can(left, claim), can(me, wait), count(players, can(it, claim))]",
     "border list": "border(home)",
+    "feature list": "feature(cell(\"C3\"), side_directions[1]) + feature(cell(\"B2\"), side_directions[2])",
+    "side list": "[side(c, side_directions[0]) for c in cells] + side_directions",
     "placements list": "placements(bar, cells where occupied)",
     "opposite list": "opposite_pairs(cell(\"C3\"))",
     "row list": "row(cell(\"B2\")) + column(cell(\"B2\"))",
@@ -336,6 +349,9 @@ def pack_text(grid: str, shared: bool, extra_top=(), extra_self=()) -> str:
     selfs = tuple(WITH_SELF.values()) + tuple(extra_self)
     defines = "\n".join(f"  top_{i}: |-\n    {expr}" for i, expr in enumerate(tops))
     defines += "\n" + "\n".join(f"  self_{i}: |-\n    {expr}" for i, expr in enumerate(selfs))
+    hexes = grid.startswith("hex")
+    sides_ruby = "[red, green, red, grey, red, red]" if hexes else "[red, green, red, grey]"
+    sides_tree = "[green, green, red, green, grey, green]" if hexes else "[green, red, green, green]"
     return f"""
 game:
   id: reference
@@ -349,7 +365,7 @@ board:
 symbols:
   colours: [red, green, grey, blue]
 pieces:
-  ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value],
+  ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value], sides: {sides_ruby},
           rules: {{heft: value * weight, shine: value + weight}}}}
   jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red),
           rules: {{heft: "count(adjacent where occupied) + (if in_shade(self) then 1 else 0)"}}}}
@@ -366,6 +382,8 @@ pieces:
     weight: 3
     rare: false
     variable: [colour, value]
+    sides: {sides_tree}
+    apart: [green]
     score: count(adjacent where kind == tree) + (if occupied then value else 0)
     marks: {{shaded: surrounding}}
     rules: {{heft: "2 * count(adjacent where kind == tree) + max(adjacent where kind == ruby, shine)"}}
@@ -503,7 +521,7 @@ def positions(draw, setup):
             if rng.random() < density:
                 state.kind[board][cell] = rng.choice(KINDS)
                 state.owner[board][cell] = rng.choice(seats)
-                extra = {"colour": rng.choice(COLOURS), "value": rng.randint(-2, 6)}
+                extra = {"colour": rng.choice(COLOURS), "value": rng.randint(-2, 6), "turn": rng.randint(0, 7)}
                 extra = {k: v for k, v in extra.items() if rng.random() < 0.3}
                 if extra:
                     state.attrs[board][cell] = extra
@@ -573,7 +591,10 @@ def test_every_construct_is_covered():
     for word in ("count(", "any(", "all(", "none(", "sum(", "min(", "max(", "distinct(", " where ",
                  " for ", "if ", " / ", " % ", " in ", " not in ", "..", "chart(", "+ ->", "-2 ", "adjacent",
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
-                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(", "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "opposite(", "size(", "while =", "players", "others", "left", "right", "me.", "near(", "worth("):
+                 "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(",
+                 "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "opposite(", "size(",
+                 "side(", "side_of(", "feature(", "complete(", "joined(", "first_side(", "while =", "players",
+                 "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 
 

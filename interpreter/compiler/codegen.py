@@ -124,9 +124,12 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
         return self.closure_call(self.compiler.compile_closure(node), node)
 
     def g_Number(self, node):
+        if type(node.value) is not int:  # an exact number (dsl/exact.py) is no Python constant: its closure gives it
+            return self.fallback(node)
         return py.Constant(node.value)
 
-    g_String = g_Number
+    def g_String(self, node):
+        return py.Constant(node.value)
 
     def g_Name(self, node):
         compiler = self.compiler

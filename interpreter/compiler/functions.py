@@ -10,7 +10,7 @@ import itertools
 import operator
 
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
-from boardrule.interpreter.compiler import directions, fastpaths, lists, shape_functions
+from boardrule.interpreter.compiler import directions, fastpaths, lists, shape_functions, tiles
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
@@ -209,6 +209,7 @@ VALUE_READERS = {
     "right": lambda game: (lambda ctx: right_of(ctx, ctx.me)),
     "kinds": lambda game: (lambda ctx: game.kind_names),
     "directions": lambda game: (lambda ctx: game.direction_names),
+    **tiles.VALUES,
     "round": lambda game: (lambda ctx: ctx.state.round),
     "edge": lambda game: (lambda ctx: game.regions["edge"][ctx.board]),
     "corners": lambda game: (lambda ctx: game.regions["corners"][ctx.board]),
@@ -648,6 +649,7 @@ _FUNCTIONS = {
     "abs": _abs, "cell": _cell, "held": _held, "tokens": _tokens, "size": _size, "cards": _cards,
     "choose": _choose,
     **directions.FUNCTIONS,
+    **tiles.FUNCTIONS,
     **lists.FUNCTIONS,
     **shape_functions.FUNCTIONS,
 }

@@ -183,6 +183,7 @@ _VALUES = {
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
+    "side_directions": lambda game, scope: _side_directions(game),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
     "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
@@ -555,7 +556,63 @@ def _between(game, a, b):
     return ()
 
 
+def _side_directions(game):
+    from boardrule.dsl.builtins import SIDE_DIRECTIONS, direction_family
+    return SIDE_DIRECTIONS[direction_family(game.grid.kind, game.grid.hex_layout)]
+
+
+def _sides_shown(game, kind, turn, direction):
+    """The side a kind turned `turn` steps clockwise shows facing `direction` (none: no tile, no side)."""
+    piece = _find(game.model.pieces, kind) if kind is not None else None
+    order = _side_directions(game)
+    if piece is None or not piece.sides or direction not in order:
+        return None
+    return piece.sides[(order.index(direction) - (turn or 0)) % len(order)][0]
+
+
+def _tile_side(game, scope, cell, direction):
+    if cell is None:
+        return None
+    kind = scope.state.kind[board_of(cell)][cell_of(cell)]
+    turn = scope.state.attrs[board_of(cell)].get(cell_of(cell), {}).get("turn")
+    return _sides_shown(game, kind, turn, direction)
+
+
+def _feature(game, node, scope, cell, direction):
+    """(the sides joined to side `direction` of the tile on `cell`, as (cell, direction); whether one is open)."""
+    value = _tile_side(game, scope, cell, direction)
+    if value is None:
+        return [], False
+    found, todo, open_ = [(cell, direction)], [(cell, direction)], False
+    while todo:
+        c, d = todo.pop(0)
+        piece = _find(game.model.pieces, scope.state.kind[board_of(c)][cell_of(c)])
+        same_tile = [] if value in [v for v, _ in piece.apart] else \
+            [(c, e) for e in _side_directions(game) if _tile_side(game, scope, c, e) == value]
+        n = _step(game, node, c, d, 1)
+        across = [(n, _opposite(game, d))] if _tile_side(game, scope, n, _opposite(game, d)) == value else []
+        open_ = open_ or not across
+        for slot in same_tile + across:
+            if slot not in found:
+                found.append(slot)
+                todo.append(slot)
+    return found, open_
+
+
+def _first_side(game, node, scope, cell, direction):
+    found, _ = _feature(game, node, scope, cell, direction)
+    order = _side_directions(game)
+    return bool(found) and min((c, order.index(d)) for c, d in found) == (cell, order.index(direction))
+
+
 _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
+    "side": lambda game, node, scope, cell, direction: _tile_side(game, scope, cell, direction),
+    "side_of": lambda game, node, scope, kind, turn, direction: _sides_shown(game, kind, turn, direction),
+    "feature": lambda game, node, scope, cell, d: tuple(sorted({c for c, _ in _feature(game, node, scope, cell, d)[0]})),
+    "complete": lambda game, node, scope, cell, d: (lambda found, open_: bool(found) and not open_)(
+        *_feature(game, node, scope, cell, d)),
+    "joined": lambda game, node, scope, a, d, b, e: (b, e) in _feature(game, node, scope, a, d)[0],
+    "first_side": _first_side,
     "step": lambda game, node, scope, cell, direction, count=1: _step(game, node, cell, direction, count),
     "ray": _ray,
     "between": lambda game, node, scope, a, b: _between(game, a, b),

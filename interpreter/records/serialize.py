@@ -26,6 +26,7 @@ Values keep their exact Python type through small one-key tags, so that a
     dict with str keys       {"O": {key: value}}
     any other dict           {"D": [[key, value], ...]}
     frozenset                {"S": [...]}
+    an exact number (7.5)    {"F": [15, 2]}
     a shape of the pack      {"shape": "name"}  (a family's: "name(3)")
     =======================  =============================================
 
@@ -48,7 +49,10 @@ import re
 
 import attrs
 
+from fractions import Fraction
+
 from boardrule.dsl.diagnostics import SaveError
+from boardrule.dsl.exact import Exact, exact
 from boardrule.interpreter.runtime.moves import Move
 from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.state import FORMAT_VERSION, Pending, State
@@ -84,6 +88,8 @@ def encode_value(value, where: str = "value", game=None):
         if not math.isfinite(value):
             raise SaveError(f"cannot save {where}: {value} is not a finite number")
         return value
+    if kind is Exact:
+        return {"F": [value.numerator, value.denominator]}
     if kind is Shape:
         if game is not None and _shape_named(game, value.name, where) != value:
             raise SaveError(f"cannot save {where}: it is not the pack's shape `{value.name}`")
@@ -116,6 +122,10 @@ def decode_value(data, where: str = "value", game=None):
             raise SaveError(f"{where}: a player must be a seat number from 0 to {len(PLAYERS) - 1}, "
                             f"not {body!r}")
         return PLAYERS[body]
+    if tag == "F":
+        if type(body) is not list or len(body) != 2 or any(type(n) is not int for n in body) or body[1] < 2:
+            raise SaveError(f"{where}: an exact number must be [numerator, denominator > 1], not {body!r}")
+        return exact(Fraction(*body))
     if tag == "T":
         _need(body, list, where, "a list (the items of a tuple)")
         return tuple(decode_value(v, f"{where}[{i}]", game) for i, v in enumerate(body))

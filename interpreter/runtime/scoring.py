@@ -8,6 +8,8 @@ once.
 
 from __future__ import annotations
 
+from boardrule.dsl.exact import Exact
+
 import itertools
 
 from boardrule.dsl.records import frozen
@@ -151,11 +153,16 @@ def _piece_terms(game, ctx) -> list:
         if label not in totals:
             order.append(label)
             totals[label] = [0, 0]
-        totals[label][0] += int(points)
+        totals[label][0] += as_points(points)
         totals[label][1] += 1
     ctx.self_ = None
     return [Term(label, totals[label][0], "piece", totals[label][1]) for label in order]
 
 
 def _scoring_terms(game, ctx) -> list:
-    return [Term(name, int(rule(ctx)), "scoring") for name, rule, _ in game.scoring]
+    return [Term(name, as_points(rule(ctx)), "scoring") for name, rule, _ in game.scoring]
+
+
+def as_points(value):
+    """A term's points: a number as it is (7.5 stays exact, dsl/exact.py), true/false as 1/0."""
+    return value if type(value) is Exact else int(value)

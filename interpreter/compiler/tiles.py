@@ -1,0 +1,141 @@
+"""Tiles with sides: `side`, `side_of`, `feature`, `complete`, `joined`, `first_side` at run time.
+
+A piece kind with `sides:` is a tile: one value per side direction
+(dsl/builtins.SIDE_DIRECTIONS: a square's four, a hex's six), clockwise from
+the top, turned by the piece's `turn` attribute (steps clockwise). A
+**feature** is what matching sides make across tiles (a road, a city): the
+sides of one tile that show the same value are joined (unless the value is
+in the kind's `apart:`), and a side is joined to the side of the tile next
+to it that faces it when the two show the same value. A feature is
+**complete** when each of its sides meets such a side.
+
+A slot is (encoded cell, index of the side direction).
+
+    >>> from boardrule.interpreter.api import evaluate, new_game, open_game
+    >>> game = open_game("tictactoe")
+    >>> evaluate(game, new_game(game, 2), 'side_directions')[0]
+    ('north', 'east', 'south', 'west')
+"""
+
+from __future__ import annotations
+
+from boardrule.dsl.builtins import SIDE_DIRECTIONS, direction_family
+from boardrule.dsl.sections import TURN
+from boardrule.interpreter.compiler.directions import opposites
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
+
+
+class Tiles:
+    """What a game's tiles need, worked out once: each kind's sides, the side directions."""
+
+    def __init__(self, game):
+        grid = game.grid
+        self.directions = SIDE_DIRECTIONS[direction_family(grid.kind, grid.hex_layout)]
+        self.index = {d: i for i, d in enumerate(self.directions)}
+        other = opposites(grid)
+        self.facing = tuple(self.index[other[d]] for d in self.directions)
+        self.tables = tuple(game.direction_tables[d] for d in self.directions)
+        self.sides = {p.name: tuple(v for v, _ in p.sides) for p in game.model.pieces if p.sides}
+        self.apart = {p.name: frozenset(v for v, _ in p.apart) for p in game.model.pieces}
+
+    def shown(self, state, cell, i):
+        """The value the tile on `cell` shows on side `i`, or None (no cell, no tile)."""
+        if cell is None:
+            return None
+        board, c = cell >> CELL_BITS, cell & CELL_MASK
+        sides = self.sides.get(state.kind[board][c])
+        if sides is None:
+            return None
+        extra = state.attrs[board].get(c)
+        turn = (extra.get(TURN) if extra is not None else None) or 0
+        return sides[(i - turn) % len(sides)]
+
+    def feature(self, state, cell, i):
+        """(slots, open): the slots joined to slot (cell, i), and whether one of them meets no matching side."""
+        value = self.shown(state, cell, i)
+        if value is None:
+            return frozenset(), False
+        count, seen, frontier, open_ = len(self.directions), {(cell, i)}, [(cell, i)], False
+        while frontier:
+            c, j = frontier.pop()
+            kind = state.kind[c >> CELL_BITS][c & CELL_MASK]
+            if value not in self.apart[kind]:
+                for k in range(count):
+                    if (c, k) not in seen and self.shown(state, c, k) == value:
+                        seen.add((c, k))
+                        frontier.append((c, k))
+            n, f = self.tables[j][c], self.facing[j]
+            if self.shown(state, n, f) != value:
+                open_ = True
+            elif (n, f) not in seen:
+                seen.add((n, f))
+                frontier.append((n, f))
+        return frozenset(seen), open_
+
+
+def tiles_of(game) -> Tiles:
+    """The game's Tiles, built on first use (while the game compiles)."""
+    return game.cache.remember("tiles", None, lambda: Tiles(game))
+
+
+def _slot_function(answer):
+    """A maker for f(c, d) whose value is answer(tiles, state, cell, i, slots, open) (d no side: i None)."""
+    def make(compiler, node, args, kwargs):
+        tiles, span = tiles_of(compiler.game), node.span
+        cell_of, direction_of = args
+
+        def f(ctx):
+            cell, i = cell_of(ctx), tiles.index.get(direction_of(ctx))
+            slots, open_ = tiles.feature(ctx.state, cell, i) if i is not None else (frozenset(), False)
+            ctx.meter.charge(len(slots) + 1, span)
+            return answer(cell, i, slots, open_)
+        return f
+    return make
+
+
+def _side(compiler, node, args, kwargs):
+    """`side(c, d)`: the side of the tile on c that faces d, or none."""
+    tiles = tiles_of(compiler.game)
+    cell_of, direction_of = args
+
+    def side(ctx):
+        i = tiles.index.get(direction_of(ctx))
+        return None if i is None else tiles.shown(ctx.state, cell_of(ctx), i)
+    return side
+
+
+def _side_of(compiler, node, args, kwargs):
+    """`side_of(k, n, d)`: the side kind k turned n steps clockwise shows facing d, or none."""
+    tiles = tiles_of(compiler.game)
+    kind_of, turn_of, direction_of = args
+
+    def side_of(ctx):
+        sides, i = tiles.sides.get(kind_of(ctx)), tiles.index.get(direction_of(ctx))
+        return None if sides is None or i is None else sides[(i - (turn_of(ctx) or 0)) % len(sides)]
+    return side_of
+
+
+def _joined(compiler, node, args, kwargs):
+    """`joined(a, d, b, e)`: side d of a's tile and side e of b's belong to one feature."""
+    tiles, span = tiles_of(compiler.game), node.span
+    a_of, d_of, b_of, e_of = args
+
+    def joined(ctx):
+        i, k = tiles.index.get(d_of(ctx)), tiles.index.get(e_of(ctx))
+        if i is None or k is None:
+            return False
+        slots, _ = tiles.feature(ctx.state, a_of(ctx), i)
+        ctx.meter.charge(len(slots) + 1, span)
+        return (b_of(ctx), k) in slots
+    return joined
+
+
+FUNCTIONS = {
+    "side": _side,
+    "side_of": _side_of,
+    "feature": _slot_function(lambda cell, i, slots, open_: tuple(sorted({c for c, _ in slots}))),
+    "complete": _slot_function(lambda cell, i, slots, open_: bool(slots) and not open_),
+    "joined": _joined,
+    "first_side": _slot_function(lambda cell, i, slots, open_: bool(slots) and min(slots) == (cell, i)),
+}
+VALUES = {"side_directions": lambda game: (lambda ctx: tiles_of(game).directions)}
