@@ -22,7 +22,7 @@ from boardrule.interpreter.runtime.outcome import outcome
 from boardrule.interpreter.runtime.picture import picture, to_svg
 from boardrule.interpreter.runtime.values import CELL_MASK
 
-CROSSING = Path(__file__).parent / "packs" / "crossing.pack"
+CROSSING = Path(__file__).parent / "suite" / "crossing.pack"
 
 
 def rhombus(columns=11, rows=11):
