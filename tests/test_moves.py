@@ -168,3 +168,30 @@ def test_a_shape_in_a_move_is_written_by_its_name():
     texts = [move_text(m, game) for m in flow.legal_moves(game, state, 0)]
     assert "lay bar A1+B1" in texts and "lay dot C3" in texts
     assert flow.play_text(game, state, 0, "lay bar A1+B1").kind[0][:2] == ["stone", "stone"]
+
+
+DOUBLES = """\
+game: {id: doubles, players: 1}
+board: {grid: square 2 x 1}
+pieces: {stone: {symbol: S}}
+vars: {dice: "[3, 3, 5]"}
+actions:
+  write: {params: {v: dice, c: cells where empty}, effect: place stone at c}
+flow: {round: [{turns: [write]}], end: "none(cells, empty)"}
+tests:
+  - name: a double is one face
+    expect:
+      legal: {P1: [write 3 A1, write 3 B1, write 5 A1, write 5 B1]}
+"""
+
+
+def test_a_value_listed_twice_makes_its_moves_once():
+    # a list holding a value twice (two dice showing 3) made every move of it twice
+    from boardrule.dsl.pack import load_pack_text
+    from boardrule.interpreter.compiler.game import compile_game
+    from boardrule.interpreter.designer.scenarios import run_tests
+    game = compile_game(load_pack_text(DOUBLES, "doubles.pack"))
+    assert run_tests(game) == []
+    state = flow.initial_state(game, 1)
+    assert [move_text(m, game) for m in flow.legal_moves(game, state, 0)] == [
+        "write 3 A1", "write 3 B1", "write 5 A1", "write 5 B1"]

@@ -332,7 +332,8 @@ def _actions(game, model, exprs, effects):
     for index, action in enumerate(model.actions):
         game.actions[action.name] = CompiledAction(
             name=action.name, index=index,
-            params=tuple((name, exprs.compile(domain)) for name, domain in action.params),
+            params=tuple((name, _once_each(exprs.compile(domain), domain, exprs.resolved))
+                         for name, domain in action.params),
             param_names=tuple(name for name, _ in action.params), param_nodes=action.params,
             when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
             when_at=_when_at(action),
@@ -346,6 +347,49 @@ def _actions(game, model, exprs, effects):
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}
+
+
+#: values whose elements are never the same twice: the board's cells and regions, the pack's kinds,
+#: directions and players, the cell tables
+_DISTINCT_NAMES = {("value", n) for n in ("cells", "edge", "corners", "all_corners", "center", "kinds",
+                                          "directions", "players", "others")}
+_DISTINCT_CALLS = {("function", n) for n in ("adjacent", "surrounding", "row", "column", "placements", "matches",
+                                             "groups", "border", "ray", "between")}
+
+
+def _distinct(node, resolved) -> bool:
+    """True when a parameter's values can never hold one value twice (a filter of such a list too)."""
+    kind = type(node).__name__
+    if kind == "Where":
+        return _distinct(node.source, resolved)
+    if kind == "Range":
+        return True
+    what = resolved.get(node) if kind in ("Name", "Call") else None
+    return what is not None and (what in _DISTINCT_NAMES or what in _DISTINCT_CALLS or what[0] == "region")
+
+
+def _once_each(domain, node, resolved):
+    """A parameter's values with each one once, in their order: a value a list holds twice (two dice
+    showing the same face) makes one legal move, not two. A list that cannot hold one twice is left
+    as it is."""
+    if _distinct(node, resolved):
+        return domain
+
+    def values(ctx):
+        found = domain(ctx)
+        if len(found) < 2:
+            return found
+        try:
+            if len(set(found)) == len(found):
+                return found
+        except TypeError:  # a value that cannot be hashed: compared one by one
+            kept = []
+            for value in found:
+                if value not in kept:
+                    kept.append(value)
+            return tuple(kept)
+        return tuple(dict.fromkeys(found))
+    return values
 
 
 def compile_why(exprs, why):
