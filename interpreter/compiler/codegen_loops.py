@@ -210,17 +210,7 @@ class LoopGeneration:
     # -------------------------------------------------------------- loops
     def sure_cells(self, node) -> bool:
         """True when every element of `node`'s value is a cell (an int), never `none`."""
-        kind = type(node).__name__
-        if kind == "Where":
-            return self.sure_cells(node.source)
-        resolution = self.compiler.resolved.get(node)
-        if resolution is None:
-            return False
-        what, name = resolution
-        if kind == "Name":
-            return what == "region" or what == "value" and name in _BOARD_CELLS or (
-                what == "relative" and name in CELL_TABLES)
-        return kind == "Call" and what == "function" and name in CELL_TABLES and len(node.args) == 1
+        return sure_cell_list(self.compiler.resolved, node, self.compiler.game.defines)
 
     def loop(self, source, body):
         """(the element's local, its iterable, the body generated with `it` that local)."""
@@ -461,8 +451,11 @@ class LoopGeneration:
         scope = self.current_scope()
         if resolution == ("it", None):
             return scope is not None and scope.cell
-        return resolution is not None and resolution[0] == "local" and self.locals.get(
-            resolution[1], (None, False))[1]
+        if resolution is None or resolution[0] != "local":
+            return False
+        if resolution[1] in self.locals:
+            return self.locals[resolution[1]][1]
+        return resolution[1] in self.compiler.sure_locals  # a move's parameter whose values are cells
 
     def local_value(self, name):
         """A parameter of a definition written out here, or None."""
@@ -506,15 +499,35 @@ class LoopGeneration:
         if inline is not None:
             return inline
         scope = self.current_scope()
-        if scope is not None and self.reads_context_it(node):
-            scope.handed = True  # the body reads the context's `it`: the loop is to set it
         params, body = self.compiler.definition_use(node, name)
-        if params is None:  # the one parameter is `it`, read in place by the body
+        if params is None:  # the one parameter is `it`, read in place by the body (with_it sets it)
             return _call("with_it", _load("ctx"), self.expr(node.args[0]), self.constant(body))
+        if scope is not None and _definition_reads_it(self.compiler, name, self.compiler.reads_it_of):
+            scope.handed = True  # the body reads the context's `it`: the loop is to set it (the
+            # arguments are generated here, each with the loop's own `it`)
         sures = tuple(self.sure_cell_value(a) for a in node.args)
         function = self.compiler.definition_function(name, sures)
         return py.Call(func=self.constant(function, "d"), args=[_load("ctx"), *(self.expr(a) for a in node.args)],
                        keywords=[])
+
+
+def sure_cell_list(resolved, node, defines=None) -> bool:
+    """True when every element of `node`'s value is a cell (an int), never `none`: the board's cells,
+    a region, a cell table, any filter of them, and a definition whose body is one (`defines`: the
+    pack's definitions by name)."""
+    kind = type(node).__name__
+    if kind == "Where":
+        return sure_cell_list(resolved, node.source, defines)
+    resolution = resolved.get(node)
+    if resolution is None:
+        return False
+    what, name = resolution
+    if what == "define" and defines is not None:
+        return sure_cell_list(resolved, defines[name].body, None)  # one level: no chain is followed
+    if kind == "Name":
+        return what == "region" or what == "value" and name in _BOARD_CELLS or (
+            what == "relative" and name in CELL_TABLES)
+    return kind == "Call" and what == "function" and name in CELL_TABLES and len(node.args) == 1
 
 
 def _reads_it(compiler, node, definitions) -> bool:

@@ -38,6 +38,9 @@ class ExprCompiler:
         self._bodies: dict = {}
         self._fixed: dict = {}
         self.reads_it_of: dict = {}  # definition -> whether its body reads the caller's `it` (codegen_loops)
+        # the move parameters, read from the context's locals, whose values are sure to be cells (the
+        # action being compiled: its parameters' lists and `when`, game._actions)
+        self.sure_locals = frozenset()
 
     def reads_it(self, node) -> bool:
         """True when `node` is `it`, or a definition's parameter given `it` and read as it."""

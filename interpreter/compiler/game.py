@@ -15,6 +15,7 @@ from boardrule.interpreter.compiler.directions import direction_tables
 from boardrule.interpreter.runtime import shapes as shape_lib
 from boardrule.interpreter.compiler.asking import asking_events, may_ask
 from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.compiler.codegen_loops import sure_cell_list
 from boardrule.interpreter.compiler.compiled import Game, placements as _placements
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.compiler.effects import EffectCompiler
@@ -330,19 +331,24 @@ def _actions(game, model, exprs, effects):
     game.actions = {}
     asking = asking_events(model.pieces)
     for index, action in enumerate(model.actions):
+        effect = effects.block(action.effect) if action.effect else (lambda ctx: None)
+        # while an action's lists and conditions compile, a parameter over cells holds a cell (not in
+        # its effect, where a `let` or a loop may give the name another value)
+        exprs.sure_locals = frozenset(name for name, domain in action.params
+                                      if sure_cell_list(exprs.resolved, domain, game.defines))
         game.actions[action.name] = CompiledAction(
             name=action.name, index=index,
-            params=tuple((name, _once_each(exprs.compile(domain), domain, exprs.resolved))
+            params=tuple((name, _once_each(exprs.compile(domain), domain, exprs.resolved, game.defines))
                          for name, domain in action.params),
             param_names=tuple(name for name, _ in action.params), param_nodes=action.params,
             when=exprs.compile(action.when) if action.when is not None else None, when_node=action.when,
             when_at=_when_at(action),
-            effect=effects.block(action.effect) if action.effect else (lambda ctx: None),
-            may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span,
+            effect=effect, may_ask=may_ask(action.effect or (), asking), label=action.label, span=action.span,
             whys={name: compile_why(exprs, why) for name, why in action.param_whys.items()},
             when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
                              for node, why in action.when_parts),
             filtered=_filtered_domain(exprs, action))
+        exprs.sure_locals = frozenset()
     game.action_index = {name: a.index for name, a in game.actions.items()}
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
@@ -357,22 +363,25 @@ _DISTINCT_CALLS = {("function", n) for n in ("adjacent", "surrounding", "row", "
                                              "groups", "border", "ray", "between")}
 
 
-def _distinct(node, resolved) -> bool:
-    """True when a parameter's values can never hold one value twice (a filter of such a list too)."""
+def _distinct(node, resolved, defines, depth=0) -> bool:
+    """True when a parameter's values can never hold one value twice (a filter of such a list too, and
+    a definition whose body is one)."""
     kind = type(node).__name__
     if kind == "Where":
-        return _distinct(node.source, resolved)
+        return _distinct(node.source, resolved, defines, depth)
     if kind == "Range":
         return True
     what = resolved.get(node) if kind in ("Name", "Call") else None
+    if what is not None and what[0] == "define" and depth < 8:
+        return _distinct(defines[what[1]].body, resolved, defines, depth + 1)
     return what is not None and (what in _DISTINCT_NAMES or what in _DISTINCT_CALLS or what[0] == "region")
 
 
-def _once_each(domain, node, resolved):
+def _once_each(domain, node, resolved, defines):
     """A parameter's values with each one once, in their order: a value a list holds twice (two dice
     showing the same face) makes one legal move, not two. A list that cannot hold one twice is left
     as it is."""
-    if _distinct(node, resolved):
+    if _distinct(node, resolved, defines):
         return domain
 
     def values(ctx):
