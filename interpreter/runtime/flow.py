@@ -302,6 +302,14 @@ def _last_level(param, check, final_check, action_name, span, cost):
         meter.left -= len(values_here) * cost
         if meter.left < 0:
             meter.over(span)
+        if not args and final_check is None:  # an action of one parameter: its value is the key
+            get = mine.get
+            for value in values_here:
+                move = get(value)
+                if move is None:
+                    move = mine[value] = Move(seat, action_name, (value,))
+                found.append(move)
+            return
         for value in values_here:
             if final_check is not None:
                 env[param_name] = value
