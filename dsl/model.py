@@ -34,7 +34,7 @@ class GameInfo:
 class OptionDef:
     name: str
     values: tuple  # allowed values (strings), or () for an int/bool option
-    type: str  # "choice", "int", "bool"
+    type: str  # "choice", "int", "number" (whole or with decimals: 7.5), "bool"
     default: Any
     doc: str
     span: Any

@@ -112,14 +112,15 @@ def read_options(r: Reader, node) -> tuple:
         m = r.mapping(value, f"option `{key.value}`", ("values", "type", "default", "doc"))
         values = tuple(str(r.text(v, "an option value")) for v in r.sequence(m.get("values"), "values"))
         kind = r.text(m.get("type"), "type", "choice" if values else "bool")
-        if kind not in ("choice", "int", "bool"):
-            r.bag.error("E016", f"unknown option type `{kind}`; expected choice, int or bool", m.get("type").span)
+        if kind not in ("choice", "int", "number", "bool"):
+            r.bag.error("E016", f"unknown option type `{kind}`; expected choice, int, number or bool",
+                        m.get("type").span)
         default = m.get("default").value if isinstance(m.get("default"), ScalarNode) else None
         if kind == "choice" and values and default is not None and str(default) not in values:
             r.bag.error("E016", f"default `{default}` is not one of the values {', '.join(values)}",
                         m.get("default").span)
         if default is None:
-            default = values[0] if values else (0 if kind == "int" else False)
+            default = values[0] if values else (0 if kind in ("int", "number") else False)
         options.append(OptionDef(str(key.value), values, kind, default, r.text(m.get("doc"), "doc", ""), key.span))
     return tuple(options)
 

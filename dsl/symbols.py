@@ -61,7 +61,7 @@ class SymbolTable:
             return ("player_var", name), self.player_vars[name]
         if name in self.options:
             option = self.options[name]
-            return ("option", name), {"int": NUM, "bool": BOOL}.get(option.type, SYM)
+            return ("option", name), {"int": NUM, "number": NUM, "bool": BOOL}.get(option.type, SYM)
         if name in self.regions:
             return ("region", name), list_of(CELL)
         if name in self.dice:

@@ -104,11 +104,42 @@ def test_options_take_their_defaults_a_number_and_a_value_of_their_list(game):
 
 @pytest.mark.parametrize("given, message", [
     ({"bonus": "maybe"}, "option `bonus` takes yes or no, not `maybe`"),
-    ({"rounds": "many"}, "option `rounds` takes a number, not `many`"),
+    ({"rounds": "many"}, "option `rounds` takes a whole number, not `many`"),
     ({"variant": "odd"}, "option `variant` takes plain, fancy, not `odd`"),
 ])
 def test_a_wrong_option_value_says_what_the_option_takes(game, given, message):
     assert refusal(lambda: resolve_options(game, given)) == ("UsageError", "E004", message, None)
+
+
+KOMI = """\
+game: {id: komi, players: 2}
+options:
+  komi: {type: number, default: 7.5}
+board: {grid: square 2 x 1, shared: true}
+pieces: {stone: {symbol: S}}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+scoring:
+  komi: if me == last(players) then komi else 0
+"""
+
+
+def test_a_number_option_takes_decimals_exactly_and_saves_as_typed():
+    from boardrule.dsl.exact import exact
+    from boardrule.interpreter.agents import make_agent, play_out
+    from boardrule.interpreter.records.gamelog import record
+    from boardrule.interpreter.runtime.flow import initial_state
+    from boardrule.interpreter.runtime.scoring import score_sheet
+    komi = compile_game(load_pack_text(KOMI, "komi.pack"))
+    assert resolve_options(komi, {}) == {"komi": exact("7.5")}
+    assert resolve_options(komi, {"komi": "6.5"}) == {"komi": exact("6.5")}
+    assert resolve_options(komi, {"komi": "6"}) == {"komi": 6}
+    assert refusal(lambda: resolve_options(komi, {"komi": "6,5"})) == (
+        "UsageError", "E004", "option `komi` takes a number (7 or 7.5), not `6,5`", None)
+    state = play_out(komi, initial_state(komi, 2, options={"komi": "0.5"}), {0: make_agent("random"),
+                                                                             1: make_agent("random")})
+    assert str(score_sheet(komi, state, 1).total) == "0.5"
+    assert record(komi, state)["options"] == {"komi": "0.5"}
 
 
 def test_an_unknown_option_is_refused_with_a_did_you_mean(game):

@@ -94,11 +94,11 @@ def test_playthrough_replays_the_same(path):
                                  f"(digest {digest}, the playthrough has {after}){changed}")
     assert state.phase == "over", f"{path.name}: the game is not over after its {len(record['steps'])} moves{changed}"
     result = outcome(game, state)
-    scores = {repr(PLAYERS[s]): result.sheets[s].total for s in state.players}
+    scores = make.scores_of(state, result)
     assert scores == record["scores"], \
         f"{path.name}: final scores {scores}, the playthrough has {record['scores']}{changed}"
     if "terms" in record:
-        terms = {repr(PLAYERS[s]): result.sheets[s].by_label() for s in state.players}
+        terms = make.terms_of(state, result)
         assert terms == record["terms"], \
             f"{path.name}: score terms {terms}, the playthrough has {record['terms']}{changed}"
     if "winners" in record:

@@ -18,7 +18,8 @@ def options_blocks(model) -> list:
         return []
     rows = []
     for o in model.options:
-        values = ", ".join(o.values) if o.values else {"int": "a whole number", "bool": "true or false"}.get(o.type, "")
+        values = ", ".join(o.values) if o.values else {"int": "a whole number", "number": "a number (whole, or with decimals: 7.5)",
+                                                        "bool": "true or false"}.get(o.type, "")
         default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
         rows.append(((Code(o.name),), (values,), (Code(default),), (o.doc,)))
     return [Heading(2, "Options"),

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from boardrule.dsl.diagnostics import BoardruleError, SaveError
+from boardrule.dsl.exact import Exact
 from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.moves import move_text
@@ -68,6 +69,8 @@ def record(game, state: State, players: int | None = None, seed: int = 0, option
         raise SaveError(f"the seed must be a whole number, not {seed!r}")
     options = dict(state.options if options is None else options)
     for name, value in options.items():
+        if isinstance(value, Exact):  # a number option with decimals is saved as typed: "7.5"
+            options[name] = value = str(value)
         if type(name) is not str or type(value) not in (str, int, bool):
             raise SaveError(f"option `{name}`: cannot save {value!r}; options are words, numbers or yes/no")
     moves = [[int(entry[1]), entry[2]] for entry in state.log if entry and entry[0] == "move"]

@@ -9,8 +9,10 @@ passed in unchanged, except `apply_in_place` (playouts) and `settle` (positions)
 
 from __future__ import annotations
 
+import re
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
+from boardrule.dsl.exact import exact
 from boardrule.interpreter.runtime.budget import Meter, weight
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
@@ -74,6 +76,9 @@ def resolve_options(game, given: dict) -> dict:
     return chosen
 
 
+_DECIMAL = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?\Z")
+
+
 def _option_value(option, value):
     text = str(value).strip().lower()
     if option.type == "bool":
@@ -86,9 +91,12 @@ def _option_value(option, value):
             return int(text)
         except ValueError:
             pass
+    elif option.type == "number" and _DECIMAL.match(text):
+        return exact(text)  # 7.5 is seven and a half, exactly (dsl/exact.py)
     elif text in option.values:
         return text
-    wanted = ", ".join(option.values) if option.values else {"bool": "yes or no", "int": "a number"}[option.type]
+    wanted = ", ".join(option.values) if option.values else {
+        "bool": "yes or no", "int": "a whole number", "number": "a number (7 or 7.5)"}[option.type]
     raise UsageError(f"option `{option.name}` takes {wanted}, not `{value}`", code="E004")
 
 

@@ -95,10 +95,24 @@ def play(game, seed: int, pack: str | None = None, players: int | None = None, o
         "agents": f"random, seeded {seed} * 100 + player index",
         "start": start,  # the digest of the state before the first move
         "steps": steps,  # [seat, number of legal moves of that seat, the move played, digest after it]
-        "scores": {repr(PLAYERS[s]): result.sheets[s].total for s in state.players},
-        "terms": {repr(PLAYERS[s]): result.sheets[s].by_label() for s in state.players},
+        "scores": scores_of(state, result),
+        "terms": terms_of(state, result),
         "winners": [repr(PLAYERS[s]) for s in result.winners],
     }
+
+
+def plain_number(value):
+    """A score as JSON holds it: a whole number, or the decimal text of a number with a fraction ("7.5")."""
+    return value if isinstance(value, int) else str(value)
+
+
+def scores_of(state, result) -> dict:
+    return {repr(PLAYERS[s]): plain_number(result.sheets[s].total) for s in state.players}
+
+
+def terms_of(state, result) -> dict:
+    return {repr(PLAYERS[s]): {label: plain_number(points) for label, points in result.sheets[s].by_label().items()}
+            for s in state.players}
 
 
 def dumps(record: dict) -> str:
