@@ -68,6 +68,7 @@ class PieceDef:
     variable_types: dict = attrs.field(factory=dict)  # variable attribute -> (type word, span), when declared
     sides: tuple = ()  # (value, span) of each side, clockwise from the top (`sides:`: a tile)
     apart: tuple = ()  # (value, span): side values that one tile does not join to each other
+    links: tuple = ()  # groups of (side direction, span): the sides one tile joins (each group one feature)
     sides_span: Any = None
 
 

@@ -134,7 +134,7 @@ def read_symbols(r: Reader, node) -> dict:
 
 
 PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc", "sides",
-              "apart")
+              "apart", "links")
 TURN = "turn"  # the variable attribute of a piece with sides: how many steps clockwise it is turned
 MAX_WHY = 300  # characters of a reason: a player reads it in one line
 
@@ -171,6 +171,8 @@ def read_pieces(r: Reader, node) -> tuple:
         rules = {str(k.value): r.expr(v, f"rule `{k.value}`") for k, v in _entries(r, m.get("rules"), "rules")}
         variable, variable_types = _read_variable(r, m.get("variable"))
         sides, apart = _read_names(r, m.get("sides"), "sides"), _read_names(r, m.get("apart"), "apart")
+        links = tuple(_read_names(r, group, "a link") for group in r.sequence(m.get("links"), "links")) \
+            if m.get("links") is not None else ()
         if sides and TURN not in variable:  # a tile is placed turned: `place t at c with turn = 1`
             variable = (TURN,) + variable
             variable_types = {**variable_types, TURN: ("number", m.key_node("sides").span)}
@@ -182,7 +184,7 @@ def read_pieces(r: Reader, node) -> tuple:
             place=place,
             triggers=_read_triggers(r, m),
             span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or "",
-            variable_types=variable_types, sides=sides, apart=apart,
+            variable_types=variable_types, sides=sides, apart=apart, links=links,
             sides_span=m.key_node("sides").span if sides else None))
     return tuple(pieces)
 

@@ -231,6 +231,26 @@ def _collect_sides(t: SymbolTable, piece, bag) -> None:
     if piece.apart and not piece.sides:
         bag.error("E027", f"`{piece.name}` gives `apart:` but no `sides:`", piece.apart[0][1],
                   hint="`apart:` lists side values a tile does not join to each other; it needs `sides:`")
+    _check_links(t, piece, bag)
+
+
+def _check_links(t: SymbolTable, piece, bag) -> None:
+    """`links: [[north], [south], [east, west]]`: groups of the tile's side directions (as it lies
+    unturned), each side in one group at most."""
+    if piece.links and not piece.sides:
+        bag.error("E027", f"`{piece.name}` gives `links:` but no `sides:`", piece.links[0][0][1] if piece.links[0]
+                  else piece.span, hint="`links:` groups the sides a tile joins; it needs `sides:`")
+        return
+    seen = set()
+    for group in piece.links:
+        for name, span in group:
+            if name not in t.side_directions:
+                bag.error("E027", f"`{name}` is no side of a tile on this board: its sides face "
+                                  f"{', '.join(t.side_directions)}", span)
+            elif name in seen:
+                bag.error("E027", f"side `{name}` is in two links of `{piece.name}`", span,
+                          hint="each side joins one group of sides")
+            seen.add(name)
 
 
 def _collect_attributes(t: SymbolTable, model, bag) -> None:

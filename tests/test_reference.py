@@ -352,6 +352,8 @@ def pack_text(grid: str, shared: bool, extra_top=(), extra_self=()) -> str:
     hexes = grid.startswith("hex")
     sides_ruby = "[red, green, red, grey, red, red]" if hexes else "[red, green, red, grey]"
     sides_tree = "[green, green, red, green, grey, green]" if hexes else "[green, red, green, green]"
+    # a ruby's red sides make two features of their own (`links:`), whatever one tile shows
+    links_ruby = "[[north, southeast], [southwest, northwest]]" if hexes else "[[north], [south]]"
     return f"""
 game:
   id: reference
@@ -366,7 +368,7 @@ symbols:
   colours: [red, green, grey, blue]
 pieces:
   ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value], sides: {sides_ruby},
-          rules: {{heft: value * weight, shine: value + weight}}}}
+          links: {links_ruby}, rules: {{heft: value * weight, shine: value + weight}}}}
   jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red),
           rules: {{heft: "count(adjacent where occupied) + (if in_shade(self) then 1 else 0)"}}}}
   rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],

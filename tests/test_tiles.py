@@ -126,3 +126,36 @@ def test_a_turned_tile_is_written_back_in_a_position_and_a_move():
     assert move_text(move, g).endswith(" 3")
     state = flow.apply(g, state, move)
     assert value(g, state, "count(cells where turn == 3)") == 1
+
+
+LINKED = """
+game: {id: cities, players: 1..2}
+board: {grid: square 3 x 1, shared: true}
+pieces:
+  walls: {symbol: W, sides: [field, city, field, city], links: [[east], [west]]}
+  keep: {symbol: K, sides: [field, city, field, city]}
+actions: {lay: {params: {cell: cells where empty}, effect: place keep at cell}}
+flow: {round: [{turns: [lay]}], end: "none(cells, empty)"}
+"""
+
+
+def test_links_keep_a_tiles_sides_apart_as_separate_features_and_turn_with_it():
+    # two city edges on one tile, not joined to each other (a tile's sides of one value used to join always)
+    g = compile_game(load_pack_text(LINKED))
+    state = at(g, "K W K")
+    assert not value(g, state, 'joined(cell("B1"), east, cell("B1"), west)')
+    assert [g.grid.name(c) for c in value(g, state, 'feature(cell("A1"), east)')] == ["A1", "B1"]
+    assert value(g, state, 'complete(cell("A1"), east)') is False  # A1's west city meets the edge
+    plain = at(g, "K K K")
+    assert value(g, plain, 'count(feature(cell("A1"), east))') == 3
+    turned = at(g, "K W:2 K")  # turned half round, its links turn with it
+    assert not value(g, turned, 'joined(cell("B1"), east, cell("B1"), west)')
+
+
+def test_links_name_sides_of_this_board_once_each():
+    bad = LINKED.replace("links: [[east], [west]]", "links: [[east], [east, northeast]]")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(bad)
+    assert [(d.code, d.message) for d in caught.value.diagnostics] == [
+        ("E027", "side `east` is in two links of `walls`"),
+        ("E027", "`northeast` is no side of a tile on this board: its sides face north, east, south, west")]

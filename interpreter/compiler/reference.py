@@ -587,8 +587,8 @@ def _feature(game, node, scope, cell, direction):
     while todo:
         c, d = todo.pop(0)
         piece = _find(game.model.pieces, scope.state.kind[board_of(c)][cell_of(c)])
-        same_tile = [] if value in [v for v, _ in piece.apart] else \
-            [(c, e) for e in _side_directions(game) if _tile_side(game, scope, c, e) == value]
+        same_tile = [(c, e) for e in _side_directions(game) if _tile_side(game, scope, c, e) == value
+                     and _linked_on_tile(game, scope, piece, c, d, e)]
         n = _step(game, node, c, d, 1)
         across = [(n, _opposite(game, d))] if _tile_side(game, scope, n, _opposite(game, d)) == value else []
         open_ = open_ or not across
@@ -597,6 +597,17 @@ def _feature(game, node, scope, cell, direction):
                 found.append(slot)
                 todo.append(slot)
     return found, open_
+
+
+def _linked_on_tile(game, scope, piece, cell, d, e):
+    """Whether one tile joins its sides facing d and e (both showing one value): by `links:` when the kind
+    gives them (the groups name the sides of the tile as it lies unturned), else unless the value is `apart:`."""
+    if not piece.links:
+        return _tile_side(game, scope, cell, d) not in [v for v, _ in piece.apart]
+    order = _side_directions(game)
+    turn = scope.state.attrs[board_of(cell)].get(cell_of(cell), {}).get("turn") or 0
+    unturned = {order[(order.index(x) - turn) % len(order)] for x in (d, e)}
+    return any(unturned <= {name for name, _ in group} for group in piece.links)
 
 
 def _first_side(game, node, scope, cell, direction):

@@ -37,6 +37,8 @@ class Tiles:
         self.tables = tuple(game.direction_tables[d] for d in self.directions)
         self.sides = {p.name: tuple(v for v, _ in p.sides) for p in game.model.pieces if p.sides}
         self.apart = {p.name: frozenset(v for v, _ in p.apart) for p in game.model.pieces}
+        # a kind with `links:`: side index (unturned) -> its group; a side in no group joins no other
+        self.links = {p.name: _link_groups(p.links, self.index) for p in game.model.pieces if p.links}
 
     def shown(self, state, cell, i):
         """The value the tile on `cell` shows on side `i`, or None (no cell, no tile)."""
@@ -50,20 +52,37 @@ class Tiles:
         turn = (extra.get(TURN) if extra is not None else None) or 0
         return sides[(i - turn) % len(sides)]
 
+    def joined_on_tile(self, state, cell, kind, j, value):
+        """The sides of the tile on `cell` that side `j` (showing `value`) joins: those showing the same
+        value, unless the value is `apart:`; with `links:`, those of the same group that show it."""
+        count = len(self.directions)
+        groups = self.links.get(kind)
+        if groups is None:
+            if value in self.apart[kind]:
+                return ()
+            return [k for k in range(count) if k != j and self.shown(state, cell, k) == value]
+        board, c = cell >> CELL_BITS, cell & CELL_MASK
+        extra = state.attrs[board].get(c)
+        turn = (extra.get(TURN) if extra is not None else None) or 0
+        group = groups[(j - turn) % count]
+        if group is None:
+            return ()
+        return [k for k in range(count) if k != j and groups[(k - turn) % count] == group
+                and self.shown(state, cell, k) == value]
+
     def feature(self, state, cell, i):
         """(slots, open): the slots joined to slot (cell, i), and whether one of them meets no matching side."""
         value = self.shown(state, cell, i)
         if value is None:
             return frozenset(), False
-        count, seen, frontier, open_ = len(self.directions), {(cell, i)}, [(cell, i)], False
+        seen, frontier, open_ = {(cell, i)}, [(cell, i)], False
         while frontier:
             c, j = frontier.pop()
             kind = state.kind[c >> CELL_BITS][c & CELL_MASK]
-            if value not in self.apart[kind]:
-                for k in range(count):
-                    if (c, k) not in seen and self.shown(state, c, k) == value:
-                        seen.add((c, k))
-                        frontier.append((c, k))
+            for k in self.joined_on_tile(state, c, kind, j, value):
+                if (c, k) not in seen:
+                    seen.add((c, k))
+                    frontier.append((c, k))
             n, f = self.tables[j][c], self.facing[j]
             if self.shown(state, n, f) != value:
                 open_ = True
@@ -71,6 +90,16 @@ class Tiles:
                 seen.add((n, f))
                 frontier.append((n, f))
         return frozenset(seen), open_
+
+
+def _link_groups(links, index) -> tuple:
+    """side index -> the number of its group in `links` (None: in none)."""
+    groups = [None] * len(index)
+    for number, group in enumerate(links):
+        for name, _ in group:
+            if name in index:
+                groups[index[name]] = number
+    return tuple(groups)
 
 
 def tiles_of(game) -> Tiles:
