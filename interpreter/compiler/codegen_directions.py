@@ -26,7 +26,10 @@ def _step_from(table, cell):
 def _steps_from(ctx, table, cell, count, span):
     if count < 0:
         raise RuleError(f"`step` takes 0 or more steps, not {count}", span)
-    ctx.meter.charge(count, span)
+    meter = ctx.meter
+    meter.left -= count
+    if meter.left < 0:
+        meter.over(span)
     for _ in range(count):
         if cell is None:
             break
@@ -40,7 +43,10 @@ def _ray_to_edge(ctx, table, cell, span):
     while cell is not None:
         out.append(cell)
         cell = table[cell]
-    ctx.meter.charge(len(out) + 1, span)
+    meter = ctx.meter  # Meter.charge, written out: a ray is asked in the hottest loops
+    meter.left -= len(out) + 1
+    if meter.left < 0:
+        meter.over(span)
     return tuple(out)
 
 
@@ -50,7 +56,10 @@ def _ray_while(ctx, table, cell, holds, span):
     while cell is not None and holds(cell):
         out.append(cell)
         cell = table[cell]
-    ctx.meter.charge(len(out) + 1, span)
+    meter = ctx.meter
+    meter.left -= len(out) + 1
+    if meter.left < 0:
+        meter.over(span)
     return tuple(out)
 
 
