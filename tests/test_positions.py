@@ -205,3 +205,38 @@ def test_a_position_names_only_real_decks_cards_and_steps():
         game = compile_game(load_pack_text(text, "stalls.pack"))
         failures = run_tests(game)
         assert len(failures) == 1 and failures[0].code == "E400" and message in failures[0].message, failures
+
+
+OWNED = """\
+game: {id: owned, players: 2}
+board: {grid: square 3 x 1, shared: true}
+pieces: {cube: {symbol: C}}
+actions: {put: {params: {c: cells where empty}, effect: place cube at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+scoring:
+  cubes: count(cells where owner == me)
+tests:
+  - name: a position says who owns a piece
+    position:
+      board: C@P2 C .
+    expect:
+      terms: {P1: {cubes: 0}, P2: {cubes: 1}}
+  - name: a piece placed in play is its mover's
+    moves: [P1 put C1]
+    expect:
+      terms: {P1: {cubes: 1}, P2: {cubes: 0}}
+"""
+
+
+def test_a_position_gives_a_pieces_owner_and_writes_it_back():
+    # positions could not say who owns a piece: a test of majorities passed without testing anything
+    from boardrule.dsl.loader import load_yaml_text
+    from boardrule.interpreter.records.positions import apply_position, board_rows
+    from boardrule.interpreter.runtime import flow
+    game = compile_game(load_pack_text(OWNED, "owned.pack"))
+    assert run_tests(game) == []
+    state = flow.initial_state(game, 2)
+    apply_position(game, state, load_yaml_text("board: C@P2 C .\n", "position.yaml"))
+    assert board_rows(game, state, 0) == [["C@P2", "C", "."]]
+    failures = run_tests(compile_game(load_pack_text(OWNED.replace("C@P2 C .", "C@P7 C ."), "owned.pack")))
+    assert failures and "`P7` is not a seat" in failures[0].message

@@ -15,8 +15,8 @@
 
 A cell is `.` when empty, `-` when the board has no such cell, else the
 symbol of a piece kind, then optionally `:value` for each of its `variable`
-attributes, `[a,b]` for the pieces it holds and `+t` for each token on it
-(`.+t` is a token on an empty cell).
+attributes, `@P2` for the player who owns it, `[a,b]` for the pieces it
+holds and `+t` for each token on it (`.+t` is a token on an empty cell).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from boardrule.dsl.type_words import TypeWordError
 from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
 from boardrule.interpreter.runtime.values import PLAYERS
 
-_TOKEN = re.compile(r"^(?P<sym>[^:\[\+]+)(?::(?P<attrs>[^\[\+]+))?(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
+_TOKEN = re.compile(r"^(?P<sym>[^:@\[\+]+)(?::(?P<attrs>[^@\[\+]+))?(?:@(?P<owner>[^\[\+]+))?"
+                    r"(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
 _SEAT = re.compile(r"^P([1-9][0-9]{0,3})$")  # P1, P2...: `p02`, `P0` or a longer number is no seat
 
 
@@ -269,6 +270,10 @@ def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
             offset = text.find(row) + row.find(token)
             span = node.span_of(offset, offset + len(token))
             state.attrs[board][cell] = _cell_values(game, kind, variable, values, span)
+        if match.group("owner"):
+            offset = text.find(row) + row.find(token)
+            state.owner[board][cell] = parse_seat(match.group("owner"), node.span_of(offset, offset + len(token)),
+                                                  state.seats)
         if match.group("held"):
             state.held[board][cell] = tuple(by_symbol.get(h.strip(), h.strip())
                                             for h in match.group("held").split(",") if h.strip())
@@ -333,6 +338,9 @@ def cell_token(game, state, board, cell) -> str:
     extra = state.attrs[board].get(cell)
     if extra and kind is not None:
         token += "".join(":" + _cell_text(extra.get(a)) for a in _variable_attributes(game, kind))
+    owner = state.owner[board][cell]
+    if owner is not None and kind is not None:
+        token += f"@{PLAYERS[owner]!r}"
     held = state.held[board].get(cell)
     if held:
         token += "[" + ",".join(game.symbols.get(h, h) for h in held) + "]"
