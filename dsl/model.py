@@ -327,6 +327,10 @@ def _not_text_hint(node):
         return f"YAML reads `{raw}` as a true/false value, not as text: write it in quotes, \"{raw}\""
     if isinstance(node, ScalarNode) and node.value is None:
         return "the value is empty: write the rule after the colon"
+    if isinstance(node, SeqNode):
+        return "YAML reads `[...]` as its own list, not as text: quote the whole rule, \"[1, 2]\""
+    if isinstance(node, MapNode):
+        return "YAML reads `{...}` or `key: value` as a mapping, not as text: quote the whole rule"
     return None
 
 

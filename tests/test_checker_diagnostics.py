@@ -361,3 +361,36 @@ def test_a_filter_on_a_definitions_parameter_reads_bare_properties_of_cells_and_
         load_pack_text(FILTER_ON_A_PARAMETER.replace("KIND", "knd"), "sorting.pack")
     assert [(d.code, d.message, d.hint) for d in caught.value.diagnostics] == [
         ("E201", "unknown name `knd`", "did you mean `kind`?")]
+
+
+def test_a_yaml_list_where_a_rule_is_expected_suggests_quoting_the_whole_rule():
+    # E014 gave no hint for `d: [1, 2]` (a suite finding)
+    text = """\
+game: {id: lists, players: 1}
+board: {grid: square 2 x 2}
+define:
+  d: [1, 2]
+flow: {round: [], end: "true"}
+"""
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "lists.pack")
+    assert [(d.code, d.hint) for d in caught.value.diagnostics] == [
+        ("E014", 'YAML reads `[...]` as its own list, not as text: quote the whole rule, "[1, 2]"')]
+
+
+def test_a_test_move_off_the_board_says_so():
+    # E504 said "D4 is not one of `cells where empty`" for a cell the board does not have (a suite finding)
+    text = """\
+game: {id: offb, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+tests:
+  - name: off the board
+    moves: [P1 put D4]
+"""
+    failures = run_tests(compile_game(load_pack_text(text, "offb.pack")))
+    assert [d.code for d in failures] == ["E504"]
+    assert failures[0].message.endswith("`put D4` is not a legal move now (9 legal moves): "
+                                        "D4 is off the board (columns A to C, rows 1 to 3)")

@@ -26,6 +26,7 @@ from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.moves import move_text
 from boardrule.interpreter.runtime.outcome import outcome
+from boardrule.dsl.types import CELL
 from boardrule.interpreter.records.positions import apply_position, parse_seat
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.budget import TESTS_BUDGET, BudgetError, Meter
@@ -255,6 +256,9 @@ def _refusal(game, state, seat, text):
         return None
     try:
         flow.apply(game, state, _typed_guess(game, state, seat, text))
+    except _NoSuchCell:  # a cell off the board: the words a player is told say so
+        from boardrule.interpreter.runtime.reasons import refusal
+        return refusal(game, state, seat, text)
     except BoardruleError as err:
         return err.diagnostics[0].message
     except Exception:  # a move that cannot even be read: the parse error is the reason
@@ -278,6 +282,10 @@ def _typed_guess(game, state, seat, text):
     return Move(seat, action.name, tuple(args))
 
 
+class _NoSuchCell(Exception):
+    """A word typed for a cell that names no cell of the board."""
+
+
 def _read_value(game, word, value_type, base):
     if value_type is not None and value_type.name == "number":
         return int(word)
@@ -286,6 +294,8 @@ def _read_value(game, word, value_type, base):
     try:
         return base | game.grid.parse_name(word)
     except (KeyError, ValueError):
+        if value_type == CELL:
+            raise _NoSuchCell(word) from None
         return word
 
 
