@@ -137,6 +137,11 @@ class Checker:
                                f"{', '.join(self.sym.directions)}", node,
                        "a hex grid has six directions, and which six depends on its layout (pointy or flat top)")
             return DIRECTION
+        if resolution is None and node.id in CELL_RELATIVE and scope.it == ANY:
+            self.bag.error("E201", f"`{node.id}` alone is about the cell being looked at, and the elements here "
+                           "may not be cells (a filter on a list the rules do not type, such as a definition's "
+                           "parameter)", node.span, hint=f"name the cell: `{node.id}(it)`")
+            return ANY
         if resolution is None:
             hint = did_you_mean(node.id, self.known_names(scope))
             removal = self.removed.get(node.id)

@@ -394,3 +394,12 @@ tests:
     assert [d.code for d in failures] == ["E504"]
     assert failures[0].message.endswith("`put D4` is not a legal move now (9 legal moves): "
                                         "D4 is off the board (columns A to C, rows 1 to 3)")
+
+
+def test_a_cell_function_alone_in_a_filter_on_an_untyped_list_says_to_name_the_cell():
+    # `any(g, any(surrounding, ...))` on a definition's parameter was a bare "unknown name" (a suite finding)
+    text = FILTER_ON_A_PARAMETER.replace("  stones_of(l): l where KIND == stone\n",
+                                         "  stones_of(l): l where any(surrounding, occupied)\n")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "sorting.pack")
+    assert [(d.code, d.hint) for d in caught.value.diagnostics] == [("E201", "name the cell: `surrounding(it)`")]
