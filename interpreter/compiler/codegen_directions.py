@@ -1,5 +1,5 @@
-"""The generated uses of directions: `step(c, d)`, `step(c, d, n)` and `ray(c, d)`, with or without
-`while = C`.
+"""The generated uses of directions: `step(c, d)`, `step(c, d, n)`, `ray(c, d)`, with or without
+`while = C`, and `opposite(d)` (an entry of the grid's table of opposites).
 
 Each becomes a call of a plain helper below, with the cell, the direction's
 table (directions.py: one per direction, indexed by encoded cell) and the
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast as py
 
+from boardrule.interpreter.compiler.directions import opposites
 from boardrule.interpreter.runtime.values import RuleError
 
 
@@ -80,6 +81,9 @@ class DirectionGeneration:
             return self.step_call(node)
         if name == "ray" and len(node.args) == 2 and set(kwargs) <= {"while"}:
             return self.ray_call(node, kwargs.get("while"))
+        if name == "opposite" and len(node.args) == 1:
+            other = self.constant(opposites(self.compiler.game.grid), "g")
+            return py.Subscript(value=other, slice=self.expr(node.args[0]), ctx=py.Load())
         return None
 
     def direction_table(self, direction) -> py.expr:

@@ -485,7 +485,7 @@ class LoopGeneration:
             made = self.definition_use(node, name)
         elif kind == "function" and name in CELL_TABLES and len(node.args) == 1:
             made = self.cell_table(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
-        elif kind == "function" and name in ("step", "ray"):
+        elif kind == "function" and name in ("step", "ray", "opposite"):
             made = self.direction_call(node, name)
         elif kind == "function" and name in ("held", "tokens") and node.args:
             made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
