@@ -140,9 +140,11 @@ def _distinct(values):
     return len({v for v in values if v is not None})
 
 
-HELPERS = {"charged": _charged, "board_kinds": _board_kinds, "boards_kinds": _boards_kinds, "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals,
-           "with_it_and_locals": _with_it_and_locals, "bounded_sum": _bounded_sum, "least": _least, "most": _most, "distinct": _distinct,
-           "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple, "h_min": min, "h_max": max}
+HELPERS = {"charged": _charged, "board_kinds": _board_kinds, "boards_kinds": _boards_kinds,
+           "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals,
+           "with_it_and_locals": _with_it_and_locals, "bounded_sum": _bounded_sum, "least": _least, "most": _most,
+           "distinct": _distinct, "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple,
+           "h_min": min, "h_max": max}
 
 
 def _load(name: str) -> py.Name:
@@ -297,7 +299,8 @@ class LoopGeneration:
             body = self.expr(comp.body)
         finally:
             self.locals = outer
-        charged = _call("charged", _load("ctx"), elements, py.Constant(weight(comp.body)), self.constant(comp.span, "s"))
+        charged = _call("charged", _load("ctx"), elements, py.Constant(weight(comp.body)),
+                        self.constant(comp.span, "s"))
         if func in ("any", "all", "none"):
             decided = _call("h_all" if func == "all" else "h_any", py.GeneratorExp(elt=body, generators=[
                 _for(name, charged, [])]))

@@ -13,13 +13,16 @@ from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.designer.docblocks import Code, Heading, Items, Para, Strong, Table
 
 
+#: what an option without a list of values takes, by its type
+_OPTION_TAKES = {"int": "a whole number", "number": "a number (whole, or with decimals: 7.5)", "bool": "true or false"}
+
+
 def options_blocks(model) -> list:
     if not model.options:
         return []
     rows = []
     for o in model.options:
-        values = ", ".join(o.values) if o.values else {"int": "a whole number", "number": "a number (whole, or with decimals: 7.5)",
-                                                        "bool": "true or false"}.get(o.type, "")
+        values = ", ".join(o.values) if o.values else _OPTION_TAKES.get(o.type, "")
         default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
         rows.append(((Code(o.name),), (values,), (Code(default),), (o.doc,)))
     return [Heading(2, "Options"),
