@@ -46,6 +46,7 @@ def lint_pack(pack) -> list[Diagnostic]:
     """Every lint warning of a loaded and checked pack, in file order."""
     lints = _Lints(pack.model, pack.checked, pack.tree)
     found = (lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.hidden_names()
+             + lints.unwritable_symbols()
              + lints.shadows()
              + lints.removed_still_named() + lints.actions_never_offered() + lints.replaced_fields_still_read())
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
@@ -277,6 +278,21 @@ class _Lints:
                     hint="give one of them another pattern or a `place:` rule, or remove one",
                     notes=((first.span, f"`{first.name}` is declared here"),)))
                 break
+        return found
+
+    def unwritable_symbols(self) -> list:
+        """W833: a piece symbol holding a character a position's cell gives a meaning to (`:` values,
+        `@` the owner, `[` held pieces, `+` tokens) or a space: no test position can write that piece."""
+        found = []
+        for piece in self.model.pieces:
+            bad = sorted({ch for ch in piece.symbol if ch in ":@[]+" or ch.isspace()})
+            if piece.symbol in (".", "-") or bad:
+                what = ("`.` is an empty cell" if piece.symbol == "." else "`-` is a missing cell") if not bad else \
+                    "it holds " + ", ".join(f"`{ch}`" if not ch.isspace() else "a space" for ch in bad)
+                found.append(_warning(
+                    "W833", f"the symbol `{piece.symbol}` of `{piece.name}` cannot be written in a position: {what}",
+                    piece.span, hint="a position's cell is the symbol, then `:value`, `@P1`, `[held]`, `+token`: "
+                                     "choose a symbol without those characters"))
         return found
 
     def hidden_names(self) -> list:

@@ -29,6 +29,7 @@ EXPECTED = {
     "never_fits": {"W306": 1},
     "twins": {"W831": 1},
     "hidden": {"W832": 1},
+    "symbols": {"W833": 2},
     "shadow": {"W841": 2, "W842": 1},
     "removed": {"W843": 2},
     "never_offered": {"W805": 1},
