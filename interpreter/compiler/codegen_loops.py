@@ -104,6 +104,20 @@ def _with_locals(ctx, names, values, closure):
                 env[name] = value
 
 
+def _with_local(ctx, name, value, closure):
+    """`_with_locals` for one name (the common case: a comprehension's variable, a parameter)."""
+    env = ctx.env
+    saved = env.get(name, _UNSET)
+    env[name] = value
+    try:
+        return closure(ctx)
+    finally:
+        if saved is _UNSET:
+            del env[name]
+        else:
+            env[name] = saved
+
+
 def _with_it_and_locals(ctx, it, names, values, closure):
     """`_with_locals` with the context's `it` set to a generated loop's element too."""
     saved = ctx.it
@@ -141,7 +155,7 @@ def _distinct(values):
 
 
 HELPERS = {"charged": _charged, "board_kinds": _board_kinds, "boards_kinds": _boards_kinds,
-           "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals,
+           "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals, "with_local": _with_local,
            "with_it_and_locals": _with_it_and_locals, "bounded_sum": _bounded_sum, "least": _least, "most": _most,
            "distinct": _distinct, "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple,
            "h_min": min, "h_max": max}
@@ -196,6 +210,9 @@ class LoopGeneration:
                 return _call("with_it_and_locals", _load("ctx"), _load(scope.name), *self.bindings(read),
                              self.constant(closure))
             return _call("with_it", _load("ctx"), _load(scope.name), self.constant(closure))
+        if len(read) == 1:
+            (name, value), = read.items()
+            return _call("with_local", _load("ctx"), py.Constant(name), value, self.constant(closure))
         if read:
             return _call("with_locals", _load("ctx"), *self.bindings(read), self.constant(closure))
         return py.Call(func=self.constant(closure), args=[_load("ctx")], keywords=[])
