@@ -167,12 +167,19 @@ def _syntax_diagnostic(err, text: str, kind: str, locate) -> Diagnostic:
     start = token.start_pos if token.start_pos is not None else 0
     end = token.end_pos if token.end_pos is not None else start + 1
     return Diagnostic("E133", f"unexpected `{token}` in this {_WORDS.get(kind, kind)}" + _expected(err),
-                      locate(start, end), hint=_let_value_hint(err))
+                      locate(start, end), hint=_let_value_hint(err) or _elif_hint(err, kind))
 
 
 #: a `let` value's end: `in` expected where a comparison is not (the value is a term)
 _LET_HINT = ("the value of `let NAME = ... in ...` is a term (a number, a name, a call, arithmetic): put a "
              "filter, a comparison, `and`/`or` or `if` in parentheses, like let free = (cells where empty) in ...")
+
+
+def _elif_hint(err, kind):
+    """`elif` inside an expression: statements write `elif`, an expression `else if`."""
+    if str(err.token) == "elif" and kind != "effect":
+        return "an expression writes `else if ... then ...`; `elif` is for statements (`if ... { } elif ... { }`)"
+    return None
 
 
 def _let_value_hint(err):

@@ -403,3 +403,18 @@ def test_a_cell_function_alone_in_a_filter_on_an_untyped_list_says_to_name_the_c
     with pytest.raises(PackError) as caught:
         load_pack_text(text, "sorting.pack")
     assert [(d.code, d.hint) for d in caught.value.diagnostics] == [("E201", "name the cell: `surrounding(it)`")]
+
+
+def test_elif_in_an_expression_says_to_write_else_if():
+    # statements write `elif`, expressions `else if`: the trap a suite pack fell into
+    text = """\
+game: {id: elifs, players: 1}
+board: {grid: square 2 x 2}
+define:
+  d: if 1 > 2 then 1 elif 2 > 1 then 2 else 3
+flow: {round: [], end: "true"}
+"""
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "elifs.pack")
+    assert [(d.code, d.hint) for d in caught.value.diagnostics] == [
+        ("E133", "an expression writes `else if ... then ...`; `elif` is for statements (`if ... { } elif ... { }`)")]
