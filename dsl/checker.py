@@ -435,49 +435,45 @@ class Checker:
 
     def uses_call(self, node, scope):
         """`uses(KIND, MARK)`: MARK is the name of a mark, not the mark's value on a cell."""
-        self.out.resolved[node] = ("function", "uses")
-        if len(node.args) != 2 or node.kwargs:
-            self.error("E220", f"`uses` takes a piece kind and a mark, like uses(kind, mark); {len(node.args)} "
-                               "argument(s) given", node)
-        if node.args:
-            self.expect(node.args[0], scope, SYM, "the piece kind of `uses`")
-        if len(node.args) >= 2:
-            mark = node.args[1]
-            if isinstance(mark, ast.Name) and mark.id in self.sym.marks:
-                self.out.resolved[mark] = ("mark", mark.id)
-                self.out.types[mark] = SYM
-            else:
-                marks = ", ".join(f"`{m}`" for m in sorted(self.sym.marks)) or "none in this pack"
-                self.error("E210", f"the second argument of `uses` is the name of a mark (marks: {marks})", mark)
-        for extra in node.args[2:]:
-            self.expr(extra, scope)
+        self.named_argument_call(node, scope, "uses", "a piece kind and a mark, like uses(kind, mark)",
+                                 (SYM, "the piece kind of `uses`"), ("mark", "a mark", self.sym.marks))
         return BOOL
 
     def can_call(self, node, scope):
         """`can(PLAYER, ACTION)`: ACTION is the name of an action; the call lists that action's moves,
         so an action's own `when:` or parameters may not ask it of itself (E241)."""
-        self.out.resolved[node] = ("function", "can")
+        action = self.named_argument_call(node, scope, "can", "a player and an action, like can(me, place)",
+                                          (PLAYER, "the player of `can`"),
+                                          ("action", "an action", self.sym.actions))
+        if action is not None and action == self.listing_action:
+            self.error("E241", f"`can(..., {action})` in the rules of `{action}` itself would ask "
+                               "the action whether it has a move while listing its moves", node,
+                       "write the condition the action's moves need instead, or ask it of another action")
+        return BOOL
+
+    def named_argument_call(self, node, scope, func, takes, first, named):
+        """A call of two arguments whose second is the name of a pack entry, not a value (`uses`,
+        `can`): the first checked as `first` (type, what), the second resolved to `named` (kind, what,
+        the names declared); the name given, or None (E220, E210 said why)."""
+        kind, what, names = named
+        self.out.resolved[node] = ("function", func)
         if len(node.args) != 2 or node.kwargs:
-            self.error("E220", f"`can` takes a player and an action, like can(me, place); {len(node.args)} "
-                               "argument(s) given", node)
+            self.error("E220", f"`{func}` takes {takes}; {len(node.args)} argument(s) given", node)
         if node.args:
-            self.expect(node.args[0], scope, PLAYER, "the player of `can`")
+            self.expect(node.args[0], scope, first[0], first[1])
+        found = None
         if len(node.args) >= 2:
-            action = node.args[1]
-            if isinstance(action, ast.Name) and action.id in self.sym.actions:
-                self.out.resolved[action] = ("action", action.id)
-                self.out.types[action] = SYM
-                if action.id == self.listing_action:
-                    self.error("E241", f"`can(..., {action.id})` in the rules of `{action.id}` itself would ask "
-                                       "the action whether it has a move while listing its moves", node,
-                               "write the condition the action's moves need instead, or ask it of another action")
+            arg = node.args[1]
+            if isinstance(arg, ast.Name) and arg.id in names:
+                self.out.resolved[arg] = (kind, arg.id)
+                self.out.types[arg] = SYM
+                found = arg.id
             else:
-                names = ", ".join(f"`{a}`" for a in sorted(self.sym.actions)) or "none in this pack"
-                self.error("E210", f"the second argument of `can` is the name of an action (actions: {names})",
-                           action)
+                listed = ", ".join(f"`{n}`" for n in sorted(names)) or "none in this pack"
+                self.error("E210", f"the second argument of `{func}` is the name of {what} ({kind}s: {listed})", arg)
         for extra in node.args[2:]:
             self.expr(extra, scope)
-        return BOOL
+        return found
 
     def define_call(self, node, scope):
         define = self.sym.defines[node.func]

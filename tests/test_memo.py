@@ -54,3 +54,30 @@ def test_a_listing_asks_a_board_scan_once_not_once_per_candidate():
     inline, _ = _listing_cost(_game(PACK.replace("when: filled < 64", "when: count(cells where occupied) < 64")))
     # the scan of 64 cells, written inline, is judged for each of the 64 candidates
     assert inline - remembered >= 63 * 64  # (and the longer `when:` is charged a little more per candidate)
+
+
+LEGEND_READS_A_DEFINITION = """\
+game: {id: legend, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+define:
+  stones: count(cells where kind == stone)
+shapes:
+  pair:
+    art: X X
+    legend: {X: stones >= 0 and kind == stone}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+scoring:
+  pairs: count(matches(pair))
+"""
+
+
+def test_a_shape_legend_may_read_a_remembered_definition():
+    # a legend is compiled before the pieces: deciding whether `stones` is remembered read the marks
+    # before they were known, and checking crashed (internal error, exit 3)
+    from boardrule.dsl.pack import load_pack_text
+    from boardrule.interpreter.api import evaluate, new_game
+    from boardrule.interpreter.compiler.game import compile_game
+    game = compile_game(load_pack_text(LEGEND_READS_A_DEFINITION, "legend.pack"))
+    assert evaluate(game, new_game(game, 1), "count(matches(pair))")[0] == 0

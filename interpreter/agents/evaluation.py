@@ -54,7 +54,7 @@ def score_now(game, state, seat) -> int:
 
 def hint(game, state, seat) -> float:
     """The pack's `evaluate:` hint for `seat` (0 without one, and once the game is over)."""
-    rule = getattr(game, "evaluation_hint", None)
+    rule = game.evaluation_hint
     if rule is None or state.phase == "over":
         return 0.0
     state.meter.begin()

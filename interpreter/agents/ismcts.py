@@ -297,7 +297,7 @@ class SearchAgent:
         sample = self.playout
         depth = self.depth
         mast = self.mast_table if self.mast else None
-        hinted = getattr(game, "evaluation_hint", None) is not None
+        hinted = game.evaluation_hint is not None
         while state.phase != "over" and (depth is None or steps < depth):
             seat = flow.waiting(state)[0]
             moves = flow.legal_moves(game, state, seat)

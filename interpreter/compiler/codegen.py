@@ -216,8 +216,8 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
 
     def g_Let(self, node):
         """`let n = V in B`: V held in a local of the function, B generated with `n` that local:
-        `((t := V) or True) and B`. In a loop's iterable (no `:=` there), or when a closure in B reads
-        `n` (it is no local of the context), the whole `let` is its closure."""
+        `((t := V) or True) and B` (a closure in B that reads `n` gets it through `with_locals`). In a
+        loop's iterable (no `:=` there), the whole `let` is its closure."""
         if self.iterables:
             return self.fallback(node)
         name = self.temporary("v")

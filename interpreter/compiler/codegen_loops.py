@@ -446,8 +446,8 @@ class LoopGeneration:
 
     def written_out(self, node, name):
         """A use of a definition with its body generated in place, each parameter a Python value
-        (a local or a literal); None when an argument is not that simple or the body reads a
-        parameter from a closure (`bound` calls it then)."""
+        (a local or a literal); None when the definition is not small enough or an argument is not
+        that simple (its generated function is called then)."""
         compiler = self.compiler
         if not compiler.inlinable(name):
             return None

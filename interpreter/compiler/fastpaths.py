@@ -140,7 +140,7 @@ def cell_condition(compiler, node):
     Values compared with a property are constants, or names read once per
     evaluation (locals, `self`, and a kind or attribute of them).
     """
-    if getattr(compiler.game, "static_attrs", None) is None:
+    if compiler.game.static_attrs is None:
         return None  # shapes are compiled before the pieces
     return _Conditions(compiler).build(node)
 
@@ -264,7 +264,7 @@ class _Conditions:
 
     def n_Call(self, node):
         """`uses(kind, m)` on the cell: the kinds whose rules use the mark."""
-        uses = getattr(self.game, "mark_uses", None)
+        uses = self.game.mark_uses
         if (self.resolved.get(node) != ("function", "uses") or uses is None or len(node.args) != 2
                 or self.resolved.get(node.args[0]) != ("prop", "kind")):
             return None

@@ -121,17 +121,11 @@ def _region_cells(grid, cell_list):
 
 
 def _pieces(game, model, exprs, effects):
-    game.kind_names = tuple(p.name for p in model.pieces)
     # an attribute naming a shape (a building's pattern) holds the shape itself
     game.static_attrs = {p.name: {k: game.shapes.get(v, v) if isinstance(v, str) else v
                                   for k, (v, _) in p.attributes.items()} for p in model.pieces}
     game.named_fields.update(_record_fields(game))
     game.named_fields.update(game.static_attrs)
-    game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
-    game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
-    game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
-    game.symbols = {p.name: p.symbol for p in model.pieces}
-    game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
     game.mark_uses = mark_uses(model, game.pack.checked.resolved)  # before any rule is compiled: `uses` reads it
     game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
                          for p in model.pieces if p.score is not None}
@@ -279,8 +273,15 @@ def _constant(exprs, node):
 
 
 def _data(game, model):
-    """Plain tables that compiled closures look up (so they come first)."""
+    """Plain tables that compiled closures look up (so they come first: a shape's legend is compiled
+    before the pieces, and reads which names are marks and variable attributes)."""
     game.defines = {d.name: d for d in model.defines}
+    game.kind_names = tuple(p.name for p in model.pieces)
+    game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
+    game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
+    game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
+    game.symbols = {p.name: p.symbol for p in model.pieces}
+    game.mark_names = frozenset(m for p in model.pieces for m in p.marks)
     symbols = game.pack.checked.symbols
     game.record_kinds = {kind: symbols.record_ids_of(kind) for kind in symbols.record_kinds}
     # the fields of every named value that has some, read by `x.field`: records here, piece kinds'

@@ -92,7 +92,7 @@ def _keyed(game, resolved, name, seen) -> bool:
 
 def _reads_marks(game, node, kind) -> bool:
     """A bare name or an attribute that reads a mark of the scoring (`fed`, `it.fed`)."""
-    marks = getattr(game, "mark_names", frozenset())
+    marks = game.mark_names
     if kind == "Name":
         return node.id in marks
     if kind == "Attribute":

@@ -70,7 +70,7 @@ def _matches(compiler, node, args, kwargs):
     simple = not ({"missing", "distinct", "anywhere"} & set(option))
 
     # the kinds that stand in, when the condition depends on the kind alone
-    known_kinds = getattr(compiler.game, "static_attrs", None)  # None while shapes are compiled
+    known_kinds = compiler.game.static_attrs  # None while shapes are compiled
     stand_kinds = (frozenset(k for k in (*known_kinds, None) if fast_standin(k))
                    if fast_standin is not None and known_kinds is not None else None)
 
