@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.compiler import exprs
 from boardrule.interpreter.compiler.game import compile_game
 
 PACK = textwrap.dedent("""\
@@ -54,6 +57,49 @@ def test_a_listing_asks_a_board_scan_once_not_once_per_candidate():
     inline, _ = _listing_cost(_game(PACK.replace("when: filled < 64", "when: count(cells where occupied) < 64")))
     # the scan of 64 cells, written inline, is judged for each of the 64 candidates
     assert inline - remembered >= 63 * 64  # (and the longer `when:` is charged a little more per candidate)
+
+
+ASKS_WITH_ARGUMENTS = PACK.replace("near_filled(c): count(adjacent(c) where occupied)",
+                                   "filled_from(r): count(cells where occupied and y >= r)\n"
+                                   "  near_filled(c): count(adjacent(c) where occupied)")
+
+
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_a_definition_asked_with_the_same_arguments_by_every_candidate_scans_once(generated):
+    exprs.GENERATE = generated
+    try:
+        remembered, _ = _listing_cost(_game(ASKS_WITH_ARGUMENTS.replace("when: filled < 64",
+                                                                        "when: filled_from(0) < 64")))
+        inline, _ = _listing_cost(_game(ASKS_WITH_ARGUMENTS.replace(
+            "when: filled < 64", "when: count(cells where occupied and y >= 0) < 64")))
+    finally:
+        exprs.GENERATE = True
+    assert inline - remembered >= 63 * 64
+
+
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_a_remembered_definition_answers_each_argument_apart(generated):
+    # the same definition asked with a fixed argument (remembered) and with each candidate's own
+    exprs.GENERATE = generated
+    try:
+        game = _game(ASKS_WITH_ARGUMENTS.replace("when: filled < 64",
+                                                 "when: filled_from(0) < 64 and filled_from(cell.y) == 0"))
+    finally:
+        exprs.GENERATE = True
+    state = flow.initial_state(game, 1, seed=0)
+    first = flow.legal_moves(game, state, 0)[0]  # a cell of the top row (y = 0)
+    state = flow.apply(game, state, first)
+    assert len(flow.legal_moves(game, state, 0)) == 56  # every cell below it, none of its row
+
+
+def test_a_remembered_definition_with_arguments_is_never_read_past_a_change_of_the_state():
+    game = _game(ASKS_WITH_ARGUMENTS.replace("set before = filled", "set before = filled_from(0)")
+                 .replace("set after = filled", "set after = filled_from(0)")
+                 .replace("when: filled < 64", "when: filled_from(0) < 64"))
+    state = flow.initial_state(game, 1, seed=0)
+    for expected in range(3):
+        state = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])
+        assert (state.vars["before"], state.vars["after"]) == (expected, expected + 1)
 
 
 LEGEND_READS_A_DEFINITION = """\

@@ -515,7 +515,8 @@ class LoopGeneration:
         """A use of a definition with parameters: written out in place when it is small
         (`written_out`), else a call of its generated function with the arguments as Python values;
         a parameter given `it` and read as `it` in place sets the context's `it` for the body."""
-        inline = self.written_out(node, name)
+        remembered = self.compiler.remembered_use(node, name)
+        inline = None if remembered else self.written_out(node, name)
         if inline is not None:
             return inline
         scope = self.current_scope()
@@ -526,7 +527,7 @@ class LoopGeneration:
             scope.handed = True  # the body reads the context's `it`: the loop is to set it (the
             # arguments are generated here, each with the loop's own `it`)
         sures = tuple(self.sure_cell_value(a) for a in node.args)
-        function = self.compiler.definition_function(name, sures)
+        function = self.compiler.definition_function(name, sures, remembered)
         return py.Call(func=self.constant(function, "d"), args=[_load("ctx"), *(self.expr(a) for a in node.args)],
                        keywords=[])
 

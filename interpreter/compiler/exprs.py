@@ -36,6 +36,7 @@ class ExprCompiler:
         # each definition body is compiled once per way of reading its parameters,
         # so compiling grows with the pack, not with the paths through its definitions
         self._bodies: dict = {}
+        self._remembers: dict = {}  # definition -> whether it is remembered per state
         self._fixed: dict = {}
         self.reads_it_of: dict = {}  # definition -> whether its body reads the caller's `it` (codegen_loops)
         # the move parameters, read from the context's locals, whose values are sure to be cells (the
@@ -184,8 +185,8 @@ class ExprCompiler:
             body = self._body(define.body, it_reads)
             if _calls_definitions(define.body, self.resolved):  # a chain of these can branch: each use counts
                 body = _charged(body, define.body.span, weight(define.body))
-            if memo.worth_remembering(self.game, self.resolved, name):  # once per state (memo.py)
-                body = memo.remembered(name, body, () if it_reads else define.params)
+            if not define.params and self.remembers(name):  # once per state (memo.py)
+                body = memo.remembered(name, body)
             self._bodies[key] = body
         return self._bodies[key]
 
@@ -472,6 +473,19 @@ class ExprCompiler:
         define = self.game.defines[name]
         return bool(define.params) and not _calls_definitions(define.body, self.resolved)
 
+    def remembered_use(self, node, name) -> bool:
+        """True when this use of definition `name` (with parameters) is remembered per state: the
+        definition does work (memo.py) and its arguments stay the same while moves are listed or a
+        score is made (they read no parameter, local, loop element or cell property), so every
+        candidate move that asks it asks the same question."""
+        return self.remembers(name) and not any(_varies(self.resolved, a) for a in node.args)
+
+    def remembers(self, name) -> bool:
+        """True when definition `name` is remembered per state (memo.py), worked out once per name."""
+        if name not in self._remembers:
+            self._remembers[name] = memo.worth_remembering(self.game, self.resolved, name)
+        return self._remembers[name]
+
     def definition_use(self, node, name):
         """How a use of a definition with parameters runs: `(None, body)` when its one parameter
         is given `it` and read as `it` in place (the body reads the context's `it`), else
@@ -486,13 +500,18 @@ class ExprCompiler:
                 return None, self._definition_body(name, reads)
         return params, self._definition_body(name, frozenset())
 
-    def definition_function(self, name, sures):
+    def definition_function(self, name, sures, remembered=False):
         """The generated function of a definition with parameters (codegen.generate_definition),
-        made once per definition and per which arguments are sure to be cells."""
-        key = ("function", name, sures)
+        made once per definition and per which arguments are sure to be cells; `remembered`: the
+        one its remembered uses call (memo.remembered_function)."""
+        key = ("function", name, sures, remembered)
         if key not in self._bodies:
-            body = self.game.defines[name].body
-            self._bodies[key] = codegen.generate_definition(self, name, sures, _calls_definitions(body, self.resolved))
+            if remembered:
+                function = memo.remembered_function(name, self.definition_function(name, sures))
+            else:
+                body = self.game.defines[name].body
+                function = codegen.generate_definition(self, name, sures, _calls_definitions(body, self.resolved))
+            self._bodies[key] = function
         return self._bodies[key]
 
     def _define_call(self, node, name):
@@ -503,6 +522,8 @@ class ExprCompiler:
         if params is None:
             return body
         args = [self.compile(a) for a in node.args]
+        if self.remembered_use(node, name):
+            body = memo.remembered(name, body, params)
         if len(params) == 1:
             return _one_parameter_call(params[0], args[0], body)
 
@@ -560,6 +581,16 @@ def _parameter_reads(body, param, resolved):
         return all(walk(getattr(node, f.name), inner) for f in attrs.fields(type(node)) if f.name != "span")
 
     return frozenset(found) if walk(body, False) else None
+
+
+#: names whose value changes from one candidate move, loop element or cell to the next
+_VARYING = frozenset({"local", "it", "self", "prop", "relative"})
+
+
+def _varies(resolved, node) -> bool:
+    """True when `node` reads a name whose value changes while moves are listed (_VARYING)."""
+    return any(type(inner).__name__ == "Name" and resolved.get(inner, ("",))[0] in _VARYING
+               for inner in walk(node))
 
 
 def _calls_definitions(body, resolved) -> bool:

@@ -15,6 +15,12 @@ not remembered: those are not part of the key.
 
     >>> memo_key("near", (3,), None, 0, None, None)
     ('near', (3,), None, 0, None, None)
+
+A definition with parameters is remembered per arguments the same way, so
+that a listing asking `threatened(c)` of the same cell for every candidate
+move works it out once. One that does little (a few comparisons) is cheaper
+worked out again than looked up; the generated code writes it out at its
+uses instead.
 """
 
 from __future__ import annotations
@@ -33,10 +39,11 @@ def memo_key(name, args, me, board, self_, it) -> tuple:
 
 
 def worth_remembering(game, resolved, name, seen=None) -> bool:
-    """True when definition `name` asks the same question wherever it is used (no parameters,
-    no bare property of `it` or `self`: otherwise each candidate asks its own), does work,
-    and reads nothing the memo's key leaves out."""
-    if game.defines[name].params or _reads_the_cell(resolved, game.defines[name].body):
+    """True when definition `name` may ask the same question more than once (no bare property of
+    `it` or `self` outside a filter of its own: otherwise each candidate asks its own), does work,
+    and reads nothing the memo's key leaves out. With parameters, the question is asked again
+    when the same arguments come again (a nested listing, score terms asking of the same cell)."""
+    if _reads_the_cell(resolved, game.defines[name].body):
         return False
     body = game.defines[name].body
     does_work, keyed = False, True
@@ -116,6 +123,25 @@ def remembered(name, body, params=()):
             return body(ctx)
         if found is _MISSING:
             found = memo[key] = body(ctx)
+        return found
+    return value
+
+
+def remembered_function(name, function):
+    """`function(ctx, *args)` (a definition's generated function), remembered per state as
+    `remembered` does, its arguments Python values."""
+    def value(ctx, *args):
+        state = ctx.state
+        memo = state.memo if state is not None else None
+        if memo is None:
+            return function(ctx, *args)
+        key = (name, args, ctx.me, ctx.board, ctx.self_, ctx.it)
+        try:
+            found = memo.get(key, _MISSING)
+        except TypeError:  # an argument that cannot be a key (a mapping): worked out each time
+            return function(ctx, *args)
+        if found is _MISSING:
+            found = memo[key] = function(ctx, *args)
         return found
     return value
 
