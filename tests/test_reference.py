@@ -207,7 +207,7 @@ SCORING = {
                           " + sum(cells, if value != 2 then 100 else 0) + sum(cells, if kind == none then 1000 else 0)",
     "allowed where": "count(cells where allowed(jade, it)) * 100 + count(border(cells where occupied) where allowed(rock, it))",
     "allowed keeps it": "sum(cells where occupied, if allowed(rock, it) then value else 1)",
-    # a rule `any(adjacent where C)` judged with C once per cell of the board (fastpaths._placeable)
+    # a rule `any(adjacent where C)` judged with C once per cell of the board (fastpaths._allowed_filter)
     "allowed per kind": "sum(count(border(cells where occupied) where allowed(k, it)) for k in [jade, moss, fern, rock, tree])",
     # a definition given `it` reads it in place, unless its parameter sits where `it` is rebound
     "definitions given it": "sum(cells, worth(it)) + count(cells where rich(it)) * 10"
@@ -284,7 +284,13 @@ VALUES = {
     "left player": "left",
     "symbol set": "colours",
     "edge": "edge",
-    # a rule `any(adjacent where C)` judged with C once per cell of the board (fastpaths._placeable)
+    # a filter `any(adjacent where C)`, C of the neighbour alone: the cells next to one where C holds
+    # (fastpaths._near_filter), on the shared and a player's board, and through a kind's place rule
+    "next to one where": "(cells where any(adjacent where kind == jade)) + (cells where any(surrounding where empty))"
+                         " + (left.cells where any(adjacent where occupied and value > 1))"
+                         " + (border(cells where occupied) where any(adjacent where not occupied))",
+    "next to one where, counted": "count(cells where any(adjacent where colour == red)) * 10"
+                                  " + count(cells where any(surrounding where kind == rock))",
     "allowed cells": "(cells where allowed(jade, it)) + (cells where allowed(moss, it))"
                      " + (cells where allowed(fern, it)) + (cells where allowed(tree, it)) + (left.cells where allowed(jade, it))"
                      " + (cells where allowed(reed, it))",

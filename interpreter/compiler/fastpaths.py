@@ -432,7 +432,8 @@ def cell_filter(compiler, node, split=True):
     condition = cell_condition(compiler, node.condition)
     if condition is not None:
         return _scan_charged(_filter(compiler, node.source, condition), compiler.game, node.span)
-    return (_prefiltered(compiler, node) if split else None) or _placeable(compiler, node)
+    return (_prefiltered(compiler, node) if split else None) or _near_filter(compiler, node) or _allowed_filter(
+        compiler, node)
 
 
 def _scan_charged(scan, game, span):
@@ -487,44 +488,92 @@ _SAME_FOR_EVERY_CELL = ("local", "symbol", "record", "record_kind", "global", "p
 _NOT_OF_THE_CELL_ALONE = ("self", "define", "function", "relative", "aggregate", "pairwise")
 
 
-def _placeable(compiler, node):
-    """`CELLS where allowed(k, it)`, `k` the same for every cell: where a kind's place rule
-    asks for a neighbour, `any(adjacent where C)`, the cells next to one where C holds.
-    C is judged once per piece on the board (and once for all the empty cells), and each
-    candidate is one set operation instead of a run of the rule; the other kinds run their
-    rule per cell."""
+def _near_filter(compiler, node):
+    """`CELLS where any(adjacent where C)`, C a test of the neighbour alone (the general form of
+    "next to one where C", any cell table in place of `adjacent`): the cells next to one where C
+    holds. C is judged once per piece on the board (and once for all the empty cells), and each
+    candidate is one set operation instead of a walk of its neighbours."""
+    near = neighbour_test(compiler, node.condition)
+    if near is None:
+        return None
+    table_name, make = near
+    source, table, span = compiler.compile(node.source), compiler.game.cell_tables[table_name], node.span
+
+    def f(ctx):
+        cells = source(ctx)
+        _charge(ctx, len(cells), span)
+        return _next_to_passing(ctx, cells, make(ctx), table)
+    return f
+
+
+def _allowed_filter(compiler, node):
+    """`CELLS where allowed(k, it)`, `k` the same for every cell: a kind's place rule is a condition
+    on the cell judged; where it has the form `_near_filter` knows, the cells are filtered that way
+    (one rule per kind, worked out once per kind); the other kinds run their rule per cell."""
     call = node.condition
     if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
             or not compiler.reads_it(call.args[1]) or type(call.args[0]).__name__ != "Name"
             or compiler.resolved.get(call.args[0], ("",))[0] not in _SAME_FOR_EVERY_CELL):
         return None
-    next_to = _neighbour_rules(compiler)
-    if not next_to:
+    by_kind = {}
+    for piece in compiler.game.model.pieces:
+        near = neighbour_test(compiler, piece.place) if piece.place is not None else None
+        if near is not None:
+            by_kind[piece.name] = (compiler.game.cell_tables[near[0]], near[1])
+    if not by_kind:
         return None
     kind_of, source, plain = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.plain_where(node)
-    adjacent, span = compiler.game.cell_tables["adjacent"], node.span
+    span = node.span
 
     def f(ctx):
-        make = next_to.get(kind_of(ctx))
-        if make is None:
+        near = by_kind.get(kind_of(ctx))
+        if near is None:
             return plain(ctx)  # a rule of another form: run per cell
-        test, kinds, attrs = make(ctx), ctx.state.kind, ctx.state.attrs
-        passing = {}  # board -> its cells where C holds
-        out = []
+        table, make = near
         cells = source(ctx)
-        meter = ctx.meter
-        meter.left -= len(cells)
-        if meter.left < 0:
-            meter.over(span)
-        for cell in cells:
-            board = cell >> CELL_BITS
-            hits = passing.get(board)
-            if hits is None:
-                hits = passing[board] = _passing_cells(test, kinds[board], attrs[board], board << CELL_BITS)
-            if not hits.isdisjoint(adjacent[cell]):
-                out.append(cell)
-        return tuple(out)
+        _charge(ctx, len(cells), span)
+        return _next_to_passing(ctx, cells, make(ctx), table)
     return f
+
+
+def neighbour_test(compiler, rule):
+    """(cell table, maker of `test(kind, extra)`) for a rule `any(adjacent where C)` (any cell table
+    named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
+    resolved = compiler.resolved
+    if (resolved.get(rule) != ("aggregate", "any") or len(rule.args) != 1 or rule.kwargs
+            or type(rule.args[0]).__name__ != "Where"):
+        return None
+    where = rule.args[0]
+    source = resolved.get(where.source)
+    if (type(where.source).__name__ != "Name" or source is None or source[0] != "relative"
+            or source[1] not in compiler.game.cell_tables):
+        return None
+    if any(resolved.get(n, ("",))[0] in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
+        return None
+    condition = cell_condition(compiler, where.condition)
+    return None if condition is None else (source[1], as_test(condition))
+
+
+def _charge(ctx, units, span):
+    meter = ctx.meter
+    meter.left -= units
+    if meter.left < 0:
+        meter.over(span)
+
+
+def _next_to_passing(ctx, cells, test, table) -> tuple:
+    """The cells of `cells` with a cell of `table[cell]` where `test` holds."""
+    kinds, attrs = ctx.state.kind, ctx.state.attrs
+    passing = {}  # board -> its cells where the test holds
+    out = []
+    for cell in cells:
+        board = cell >> CELL_BITS
+        hits = passing.get(board)
+        if hits is None:
+            hits = passing[board] = _passing_cells(test, kinds[board], attrs[board], board << CELL_BITS)
+        if not hits.isdisjoint(table[cell]):
+            out.append(cell)
+    return tuple(out)
 
 
 def _passing_cells(test, kinds, attrs, base) -> set:
@@ -536,25 +585,6 @@ def _passing_cells(test, kinds, attrs, base) -> set:
         hits.update(base | i for i in compress(every, map(operator.not_, kinds)) if i not in attrs)
     hits.update(base | i for i, extra in attrs.items() if kinds[i] is None and test(None, extra))
     return hits
-
-
-def _neighbour_rules(compiler) -> dict:
-    """kind -> `ctx -> test(kind, extra)` of C, for each kind whose place rule is
-    `any(adjacent where C)` with C a test of that neighbour alone."""
-    rules = {}
-    for piece in compiler.game.model.pieces:
-        rule = piece.place
-        if (rule is None or compiler.resolved.get(rule) != ("aggregate", "any") or len(rule.args) != 1
-                or rule.kwargs or type(rule.args[0]).__name__ != "Where"):
-            continue
-        where = rule.args[0]
-        if compiler.resolved.get(where.source) != ("relative", "adjacent") or any(
-                compiler.resolved.get(n, ("",))[0] in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
-            continue
-        condition = cell_condition(compiler, where.condition)
-        if condition is not None:
-            rules[piece.name] = as_test(condition)
-    return rules
 
 
 def _prefiltered(compiler, node):
