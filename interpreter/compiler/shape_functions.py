@@ -64,7 +64,7 @@ def _matches(compiler, node, args, kwargs):
     shape_arg = args[0]
     option = {k: compiler.compile(v.value) for k, v in kwargs.items()}
     standin = _with_it(option["standin"]) if "standin" in option else None
-    fast_standin = (fastpaths.kind_predicate(compiler.game, compiler.resolved, kwargs["standin"].value)
+    fast_standin = (fastpaths.kind_predicate(compiler, kwargs["standin"].value)
                     if "standin" in kwargs else None)
     distinct = _with_it(option["distinct"]) if "distinct" in option else None
     simple = not ({"missing", "distinct", "anywhere"} & set(option))
