@@ -19,10 +19,13 @@ from boardrule.interpreter.compiler.codegen_loops import sure_cell_list
 from boardrule.interpreter.compiler.compiled import Game, placements as _placements
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.compiler.effects import EffectCompiler
+from boardrule.interpreter.compiler import exprs as exprs_module
+from boardrule.interpreter.compiler.codegen_listing import generate_lister
 from boardrule.interpreter.compiler.exprs import ExprCompiler
 from boardrule.interpreter.runtime.values import CELL_BITS, RuleError
 
 MAX_SEATS = 12
+GENERATE_LISTERS = True  # an action's moves listed by a generated function (codegen_listing.py); False: closures
 
 
 class CompiledAction:
@@ -349,6 +352,10 @@ def _actions(game, model, exprs, effects):
             when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
                              for node, why in action.when_parts),
             filtered=_filtered_domain(exprs, action))
+        if action.params and GENERATE_LISTERS and exprs_module.GENERATE:
+            compiled = game.actions[action.name]
+            compiled.lister = generate_lister(exprs, compiled, action.params, [
+                _distinct(domain, exprs.resolved, game.defines) for _, domain in action.params])
         exprs.sure_locals = frozenset()
     game.action_index = {name: a.index for name, a in game.actions.items()}
     types = game.pack.checked.types

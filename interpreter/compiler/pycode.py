@@ -51,7 +51,7 @@ ALLOWED_ATTRIBUTES = frozenset({
     "vars", "pvars", "options", "kind", "owner", "attrs", "dice", "points", "round", "players", "held", "tokens",
 })
 #: methods generated code may call on the values it holds
-ALLOWED_METHODS = frozenset({"get", "over", "isdisjoint"})
+ALLOWED_METHODS = frozenset({"get", "over", "isdisjoint", "append"})
 #: the types a literal of generated code may have
 CONSTANT_TYPES = (int, float, str, bool, type(None))
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*\Z")
