@@ -144,9 +144,7 @@ class _Lints:
         for node in nodes:
             found = self.resolution(node)
             if isinstance(node, (ast.Target, ast.Rotate)):
-                refs.add(("var", node.name))
-                if isinstance(node, ast.Target) and node.owner:
-                    refs.add(("var", node.owner))  # `mover.buttons`: the variable that holds the player is read
+                refs.add(("var", node.name))  # (the walk reaches the owner, `mover` in `mover.buttons`, on its own)
                 continue
             elif isinstance(node, ast.ChartName):
                 refs.add(("chart", node.id))

@@ -275,6 +275,8 @@ VALUES = {
     "record kind lists": "c1.gems + c3.gems + [c2.suit, first(hand).suit]",
     "record deck": "cards(spares)",
     "owner": "cell(\"B2\").owner",
+    # `none` has no properties: the owner of no cell is none (generated code once crashed on it)
+    "owner of none": "[first(cells where kind == tree).owner, step(cell(\"A1\"), directions[0]).owner]",
     "colour": "cell(\"C3\").colour",
     "held list": "held(cell(\"B2\"))",
     "deck cards list": "cards(pile)",

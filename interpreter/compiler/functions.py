@@ -58,6 +58,8 @@ def _kind(ctx, cell):
 
 
 def _owner(ctx, cell):
+    if cell is None:  # `none` has no properties: each is none
+        return None
     owner = ctx.state.owner[cell >> CELL_BITS][cell & CELL_MASK]
     return None if owner is None else PLAYERS[owner]
 
