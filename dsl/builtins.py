@@ -143,6 +143,8 @@ VALUES = {
     "me": (PLAYER, "the player the rule is evaluated for"),
     "left": (PLAYER, "the player to my left"),
     "right": (PLAYER, "the player to my right"),
+    "to_move": (PLAYER, "the player whose decision is open now (none when no decision is open, or several players "
+                "decide at once); once the game is over, the one whose decision was open when it ended"),
     "kinds": (list_of(SYM), "every piece kind of the pack"),
     "directions": (list_of(DIRECTION), "every direction of the board's grid, clockwise from the top"),
     "side_directions": (list_of(DIRECTION), "the directions a tile's sides face, clockwise from the top "

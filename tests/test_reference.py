@@ -284,6 +284,7 @@ VALUES = {
     "definition list": "greens",
     "definition call": "greens()",
     "left player": "left",
+    "player to move": "[to_move, if to_move == none then me else left_of(to_move)]",
     "symbol set": "colours",
     "edge": "edge",
     # a rule `any(adjacent where C)` judged with C once per cell of the board (fastpaths._placeable)

@@ -454,3 +454,4 @@ def _flow(game, model, exprs, effects):
     game.check_end = flow.end_check
     game.max_rounds = flow.max_rounds
     game.ranking = tuple(exprs.compile(t) for t in flow.ranking if t is not None)
+    game.reads_to_move = any(found == ("value", "to_move") for found in game.pack.checked.resolved.values())

@@ -181,6 +181,7 @@ _VALUES = {
     "others": lambda game, scope: tuple(PLAYERS[s] for s in scope.state.players if s != scope.me),
     "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
+    "to_move": lambda game, scope: _to_move(scope.state),
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
     "side_directions": lambda game, scope: _side_directions(game),
@@ -190,6 +191,14 @@ _VALUES = {
     "center": lambda game, scope: _cells(game, scope.board, game.grid.center),
     "true": lambda game, scope: True, "false": lambda game, scope: False, "none": lambda game, scope: None,
 }
+
+
+def _to_move(state):
+    """The one seat with an open decision (none for no decision or several); at the end, the one kept then."""
+    if state.phase == "over":
+        return None if state.to_move_at_end is None else PLAYERS[state.to_move_at_end]
+    seats = sorted(state.pending)
+    return PLAYERS[seats[0]] if len(seats) == 1 else None
 
 
 # ------------------------------------------------------------- properties

@@ -495,6 +495,8 @@ def settle(game, state: State) -> None:
     for seat in sorted(state.pending):
         if seat in state.pending and not legal_moves(game, state, seat):
             state.log.append(["pass", seat])
+            if _ends_as_one_passes(game, state):
+                return
             _close(game, state, seat)
     _advance(game, state)
 
@@ -619,19 +621,30 @@ def _open_next_in_queue(game, state):
 
 
 def _open(game, state, seat, step) -> bool:
-    """Open a decision for `seat`; a seat with no legal move passes at once."""
-    if seat in state.finished:
+    """Open a decision for `seat`; a seat with no legal move passes at once, unless the game ends first."""
+    if seat in state.finished or state.phase == "over":
         return False
     state.pending[seat] = Pending(step.actions, step.repeat, None, False, step.required)  # positional: cheaper
     if not _has_action(game, state, seat):
-        del state.pending[seat]
         state.log.append(["pass", seat])
+        if not _ends_as_one_passes(game, state):
+            del state.pending[seat]
         return False
     return True
 
 
+def _ends_as_one_passes(game, state) -> bool:
+    """Whether the game ends as a player with no legal move passes: `end`, judged per turn, is judged then
+    too, with that player's decision still open (so `end:` can say that the player to move cannot move)."""
+    if game.check_end == "turn":
+        _check_end(game, state)
+    return state.phase == "over"
+
+
 def _check_end(game, state):
     if state.phase == "round" and game.end(Ctx(game, state)):
+        if game.reads_to_move:  # `to_move` once the game is over: whose decision was open as it ended
+            state.to_move_at_end = next(iter(state.pending)) if len(state.pending) == 1 else None
         state.phase = "over"
         state.pending = {}
         state.queue = ()
@@ -677,7 +690,7 @@ def _advance(game, state):
                 _check_end(game, state)
             continue
         _start_decision(game, state, step)
-        if not state.pending:
+        if not state.pending and state.phase != "over":
             state.step += 1
 
 
@@ -704,7 +717,7 @@ def _start_decision(game, state, step):
         # what the others saw as the step began; a game of one player has no others
         state.snapshot = _board_snapshot(state) if len(state.players) > 1 else None
         for seat in who:
-            _open(game, state, seat, step)
+            _open(game, state, seat, step)  # (none opens once the game has ended before a pass)
         if not state.pending:
             state.snapshot = None  # nobody decides: the step is over, and the flow goes on changing this state
         return
@@ -717,6 +730,7 @@ def _who(game, state, step) -> list:
     if step.who is None:
         return [s for s in state.players if s not in finished] if finished else list(state.players)
     value = step.who(Ctx(game, state))
-    seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ())]
+    # nobody for none, alone or in a list (`who: [holder]` before anyone holds the role)
+    seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ()) if p is not None]
     return [s for s in seats if s not in finished] if finished else seats
 
