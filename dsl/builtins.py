@@ -150,6 +150,8 @@ VALUES = {
     "side_directions": (list_of(DIRECTION), "the directions a tile's sides face, clockwise from the top "
                         "(a square's four, a hex's six)"),
     "round": (NUM, "the number of the current round, from 1"),
+    "repeated": (BOOL, "whether the boards are in a position they were in before in this game (as a move was "
+                 "made); in `refuse_after:`, whether the move would bring back such a position"),
     "edge": (CELLS, "the cells on the edge of the board"),
     "corners": (CELLS, "the cells at the corners of the board's outline (holes inside the board make none)"),
     "all_corners": (CELLS, "the cells at the corners of the board's outline and of its holes"),

@@ -141,6 +141,9 @@ class ActionDef:
     param_whys: dict = attrs.field(factory=dict)  # parameter name -> Why: the reason a value is refused
     when_parts: tuple = ()  # (ast expr, Why or None): the conditions `when` is made of, each with its reason
     doc: str = ""  # what the action does, for the players' rulebook
+    # `refuse_after:`: conditions judged on the state the move's effect leaves; any that holds refuses the move
+    refuse_after: Any = None  # ast expr (the conditions joined with `or`) or None
+    refuse_after_parts: tuple = ()  # (ast expr, Why or None), as `when_parts`
 
 
 @frozen

@@ -13,6 +13,7 @@ from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.interpreter.compiler import directions, fastpaths, lists, shape_functions, tiles
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.shapes import Shape
+from boardrule.interpreter.runtime.after import is_repeated
 from boardrule.interpreter.runtime.state import player_to_move
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
@@ -211,6 +212,7 @@ VALUE_READERS = {
     "left": lambda game: (lambda ctx: left_of(ctx, ctx.me)),
     "right": lambda game: (lambda ctx: right_of(ctx, ctx.me)),
     "to_move": lambda game: (lambda ctx: player_to_move(ctx.state)),
+    "repeated": lambda game: (lambda ctx: is_repeated(ctx.state)),
     "kinds": lambda game: (lambda ctx: game.kind_names),
     "directions": lambda game: (lambda ctx: game.direction_names),
     **tiles.VALUES,

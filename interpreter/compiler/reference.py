@@ -15,6 +15,7 @@ import operator
 from boardrule.dsl import ast
 from boardrule.dsl.loader import to_plain
 from boardrule.dsl.types import ANY, CELL
+from boardrule.interpreter.runtime.after import position_digest
 from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.values import PLAYERS, Choice, Player, RuleError, board_of, cell_of, encode
 
@@ -182,6 +183,7 @@ _VALUES = {
     "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
     "to_move": lambda game, scope: _to_move(scope.state),
+    "repeated": lambda game, scope: any(position_digest(scope.state) == seen for seen in scope.state.positions),
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
     "side_directions": lambda game, scope: _side_directions(game),

@@ -62,6 +62,7 @@ STATE_TYPE = "boardrule-state"
 PHASES = ("setup", "round", "over")
 _MT_WORDS = 625  # the Mersenne Twister keeps 624 words plus a position
 _FAMILY_MEMBER = re.compile(r"^(.+)\((\d+)\)$")
+_DIGEST = re.compile(r"^[0-9a-f]{16}$")  # a position digest (runtime/after.py)
 
 
 # ------------------------------------------------------------------ values
@@ -410,6 +411,12 @@ class _Reader:
             seat = out["to_move_at_end"] = self.field("to_move_at_end")
             if seat is not None:
                 _seat_check(seat, seats, "state.to_move_at_end")
+        if "positions" in self.fields:
+            positions = out["positions"] = self.typed("positions", tuple, "a tuple of position digests")
+            for i, digest in enumerate(positions):
+                if type(digest) is not str or not _DIGEST.match(digest):
+                    raise SaveError(f"state.positions[{i}]: expected a position digest (16 hex digits), "
+                                    f"got {_describe(digest)}")
         for field in attrs.fields(State):
             if field.name in out or field.metadata.get("transient"):
                 continue

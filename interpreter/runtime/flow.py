@@ -13,6 +13,7 @@ import re
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
 from boardrule.dsl.exact import exact
+from boardrule.interpreter.runtime import after
 from boardrule.interpreter.runtime.budget import Meter, weight
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
@@ -192,13 +193,13 @@ def action_moves(game, state, seat, action, ctx=None) -> list:
     if when is not None and action.when_at == 0 and not when(ctx):
         return []  # most actions are ruled out before any parameter is listed
     if not action.params:
-        return [Move(seat, action.name, ())]
+        return after.kept(game, state, [Move(seat, action.name, ())])
     lister = action.lister
     if lister is None:
         lister = action.lister = _parameter_lister(action)
     found = []
     lister(ctx, ctx.env, seat, (), found)
-    return found
+    return after.kept(game, state, found)  # each candidate tried when the action says `refuse_after:`
 
 
 class _Found(Exception):
@@ -208,6 +209,18 @@ class _Found(Exception):
 class _FirstMove(list):
     def append(self, move):
         raise _Found
+
+
+class _FirstKept(list):
+    """Stops at the first move listed that the action's `refuse_after:` lets through."""
+
+    def __init__(self, game, state):
+        super().__init__()
+        self.game, self.state = game, state
+
+    def append(self, move):
+        if after.refusing_part(self.game, self.state, move) is None:
+            raise _Found
 
 
 _ASKING: set = set()  # (state, seat, action) whose moves `can_move` is listing now: a rule asking it again loops
@@ -233,14 +246,14 @@ def can_move(game, state, seat: int, name: str, span=None) -> bool:
         if when is not None and action.when_at == 0 and not when(ctx):
             return False
         if not action.params:
-            return True
-        if action.filtered is not None and (when is None or action.when_at == 0):
+            return not action.refuse_after or after.refusing_part(game, state, Move(seat, name, ())) is None
+        if action.filtered is not None and not action.refuse_after and (when is None or action.when_at == 0):
             return _first_value_passes(ctx, action, span)
         lister = action.lister
         if lister is None:
             lister = action.lister = _parameter_lister(action)
-        try:
-            lister(ctx, ctx.env, seat, (), _FirstMove())
+        try:  # with `refuse_after:`, the first move the state after it does not refuse
+            lister(ctx, ctx.env, seat, (), _FirstKept(game, state) if action.refuse_after else _FirstMove())
         except _Found:
             return True
         return False
@@ -394,6 +407,7 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
     if meter.left < 0:
         meter.over()
     _count_move(game, new)
+    after.remember_position(game, new)  # (a pack that reads `repeated`: the position this move starts from)
     if move.action == DONE:
         new.log.append(["move", move.seat, move_text(move, game)])
         _close(game, new, move.seat)  # (a pass it leads to is logged after it)
@@ -532,6 +546,10 @@ def explain_illegal(game, state, move) -> str:
     if action.when is not None and not action.when(ctx):
         failing = next((node for check, node, _ in action.when_parts if not check(ctx)), action.when_node)
         return f"the condition of `{action.name}` fails: `when: {_source(game, failing)}`"
+    refused = after.refusing_part(game, state, move) if pending.choice is None else None
+    if refused is not None:
+        return (f"the condition after the move of `{action.name}` refuses it: `refuse_after: "
+                f"{_source(game, refused[0])}` holds on the state the move would leave")
     return "this answer is not one of the options of the choice being made"
 
 
