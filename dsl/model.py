@@ -70,6 +70,9 @@ class PieceDef:
     apart: tuple = ()  # (value, span): side values that one tile does not join to each other
     links: tuple = ()  # groups of (side direction, span): the sides one tile joins (each group one feature)
     sides_span: Any = None
+    corners: tuple = ()  # (value, span) of each corner, clockwise from the top right (`corners:`, square tiles)
+    centre: Any = None  # (value, span): what lies in the middle of the tile (`centre:`), or None
+    corners_span: Any = None
 
 
 @frozen

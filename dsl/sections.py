@@ -134,7 +134,7 @@ def read_symbols(r: Reader, node) -> dict:
 
 
 PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc", "sides",
-              "apart", "links")
+              "apart", "links", "corners", "centre")
 TURN = "turn"  # the variable attribute of a piece with sides: how many steps clockwise it is turned
 MAX_WHY = 300  # characters of a reason: a player reads it in one line
 
@@ -173,6 +173,9 @@ def read_pieces(r: Reader, node) -> tuple:
         sides, apart = _read_names(r, m.get("sides"), "sides"), _read_names(r, m.get("apart"), "apart")
         links = tuple(_read_names(r, group, "a link") for group in r.sequence(m.get("links"), "links")) \
             if m.get("links") is not None else ()
+        corners = _read_names(r, m.get("corners"), "corners")
+        centre_text = r.text(m.get("centre"), "centre") if m.get("centre") is not None else None
+        centre = (str(centre_text), m.get("centre").span) if centre_text else None
         if sides and TURN not in variable:  # a tile is placed turned: `place t at c with turn = 1`
             variable = (TURN,) + variable
             variable_types = {**variable_types, TURN: ("number", m.key_node("sides").span)}
@@ -185,7 +188,8 @@ def read_pieces(r: Reader, node) -> tuple:
             triggers=_read_triggers(r, m),
             span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or "",
             variable_types=variable_types, sides=sides, apart=apart, links=links,
-            sides_span=m.key_node("sides").span if sides else None))
+            sides_span=m.key_node("sides").span if sides else None, corners=corners, centre=centre,
+            corners_span=m.key_node("corners").span if corners else None))
     return tuple(pieces)
 
 

@@ -187,6 +187,7 @@ _VALUES = {
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
     "side_directions": lambda game, scope: _side_directions(game),
+    "corner_directions": lambda game, scope: _corner_directions(game),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
     "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
@@ -581,6 +582,33 @@ def _sides_shown(game, kind, turn, direction):
     return piece.sides[(order.index(direction) - (turn or 0)) % len(order)][0]
 
 
+def _corner_directions(game):
+    """A square tile's corners point to the diagonals, clockwise from the top right; a hex tile has none named."""
+    return ("northeast", "southeast", "southwest", "northwest") if game.grid.kind != "hex" else ()
+
+
+def _corners_shown(game, kind, turn, direction):
+    """The corner a kind turned `turn` steps clockwise shows pointing to `direction` (none: no corners)."""
+    piece = _find(game.model.pieces, kind) if kind is not None else None
+    order = _corner_directions(game)
+    if piece is None or not piece.corners or direction not in order:
+        return None
+    return piece.corners[(order.index(direction) - (turn or 0)) % len(order)][0]
+
+
+def _tile_corner(game, scope, cell, direction):
+    if cell is None:
+        return None
+    kind = scope.state.kind[board_of(cell)][cell_of(cell)]
+    turn = scope.state.attrs[board_of(cell)].get(cell_of(cell), {}).get("turn")
+    return _corners_shown(game, kind, turn, direction)
+
+
+def _centre_of(game, kind):
+    piece = _find(game.model.pieces, kind) if kind is not None else None
+    return piece.centre[0] if piece is not None and piece.centre and piece.sides else None
+
+
 def _tile_side(game, scope, cell, direction):
     if cell is None:
         return None
@@ -630,6 +658,11 @@ def _first_side(game, node, scope, cell, direction):
 _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "side": lambda game, node, scope, cell, direction: _tile_side(game, scope, cell, direction),
     "side_of": lambda game, node, scope, kind, turn, direction: _sides_shown(game, kind, turn, direction),
+    "corner": lambda game, node, scope, cell, direction: _tile_corner(game, scope, cell, direction),
+    "corner_of": lambda game, node, scope, kind, turn, direction: _corners_shown(game, kind, turn, direction),
+    "centre": lambda game, node, scope, cell: None if cell is None else _centre_of(
+        game, scope.state.kind[board_of(cell)][cell_of(cell)]),
+    "centre_of": lambda game, node, scope, kind: _centre_of(game, kind),
     "feature": lambda game, node, scope, cell, d: tuple(sorted({c for c, _ in _feature(game, node, scope, cell, d)[0]})),
     "complete": lambda game, node, scope, cell, d: (lambda found, open_: bool(found) and not open_)(
         *_feature(game, node, scope, cell, d)),
