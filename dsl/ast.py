@@ -190,9 +190,10 @@ Expr = Union[Number, String, Name, Attribute, Index, Call, Comprehension,
 # ----------------------------------------------------------------- statements
 @node
 class Target:
-    """`name` or `owner.name`, or one element of it (`name[i]`): what a set or a change writes."""
+    """`name` or `owner.name`, or one element of it (`name[i]`): what a set or a change writes. The owner is
+    an expression that gives a player (`me`, `p`, `left_of(me)`, `c.owner`), or None for `name` alone."""
 
-    owner: Optional[str]
+    owner: Optional["Expr"]
     name: str
     index: Optional["Expr"]
     span: Span

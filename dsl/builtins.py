@@ -23,6 +23,9 @@ DIRECTION_NAMES = DIRECTIONS["square"]  # every name a direction may have
 #: the directions a tile's sides face on each kind of grid, clockwise from the top (`sides:`)
 SIDE_DIRECTIONS = {"square": ("north", "east", "south", "west"), "pointy": DIRECTIONS["pointy"],
                    "flat": DIRECTIONS["flat"]}
+#: the directions a tile's corners point to, clockwise from the top right (`corners:`): a square's four
+#: diagonals; a hex tile's corners point to no direction of its grid, so it has none
+CORNER_DIRECTIONS = {"square": ("northeast", "southeast", "southwest", "northwest"), "pointy": (), "flat": ()}
 
 
 def direction_family(kind: str, hex_layout: str | None) -> str:
@@ -86,6 +89,12 @@ FUNCTIONS = {
                 "turned by its `turn`), or none"),
     "side_of": sig([SYM, NUM, DIRECTION], SYM, "the side a kind of tile turned n steps clockwise shows facing a "
                    "direction: side_of(t, 1, east) is its first (top) side"),
+    "corner": sig([CELL, DIRECTION], SYM, "the corner of the tile on a cell that points to a diagonal direction "
+                  "(its `corners:` turned by its `turn`), or none"),
+    "corner_of": sig([SYM, NUM, DIRECTION], SYM, "the corner a kind of tile turned n steps clockwise shows "
+                     "pointing to a diagonal direction: corner_of(t, 1, southeast) is its first (top right) corner"),
+    "centre": sig([CELL], SYM, "what lies in the middle of the tile on a cell (its `centre:`), or none"),
+    "centre_of": sig([SYM], SYM, "what lies in the middle of a kind of tile (its `centre:`), or none"),
     "feature": sig([CELL, DIRECTION], CELLS, "the cells of the tiles that the feature through a tile's side "
                    "spans (a road, a city: its matching sides joined across tiles)"),
     "complete": sig([CELL, DIRECTION], BOOL, "whether every side of the feature through a tile's side meets "
@@ -143,11 +152,17 @@ VALUES = {
     "me": (PLAYER, "the player the rule is evaluated for"),
     "left": (PLAYER, "the player to my left"),
     "right": (PLAYER, "the player to my right"),
+    "to_move": (PLAYER, "the player whose decision is open now (none when no decision is open, or several players "
+                "decide at once); once the game is over, the one whose decision was open when it ended"),
     "kinds": (list_of(SYM), "every piece kind of the pack"),
     "directions": (list_of(DIRECTION), "every direction of the board's grid, clockwise from the top"),
+    "corner_directions": (list_of(DIRECTION), "the directions a tile's corners point to, clockwise from the top "
+                          "right (a square's four diagonals; none on a hex grid)"),
     "side_directions": (list_of(DIRECTION), "the directions a tile's sides face, clockwise from the top "
                         "(a square's four, a hex's six)"),
     "round": (NUM, "the number of the current round, from 1"),
+    "repeated": (BOOL, "whether the boards are in a position they were in before in this game (as a move was "
+                 "made); in `refuse_after:`, whether the move would bring back such a position"),
     "edge": (CELLS, "the cells on the edge of the board"),
     "corners": (CELLS, "the cells at the corners of the board's outline (holes inside the board make none)"),
     "all_corners": (CELLS, "the cells at the corners of the board's outline and of its holes"),

@@ -179,6 +179,9 @@ def _check_actions(checker: Checker, model) -> None:
             checker.expect(action.when, scope, BOOL, f"the condition of action `{action.name}`")
         for _, why in action.when_parts:
             _check_why(checker, why, scope)
+        for condition, why in action.refuse_after_parts:  # judged after the effect, with the parameters chosen
+            checker.expect(condition, scope, BOOL, f"the condition after the move of action `{action.name}`")
+            _check_why(checker, why, scope)
         checker.listing_action = None
         checker.block(action.effect, scope)
 
@@ -197,13 +200,13 @@ def _check_can_cycles(checker: Checker, model) -> None:
 
 
 def _cans_in_listing(checker: Checker, action) -> list:
-    """(action asked, the `can` call) for every `can` in an action's parameters and `when:`, definitions
-    followed."""
+    """(action asked, the `can` call) for every `can` in an action's parameters, `when:` and `refuse_after:`
+    (all judged while its moves are listed), definitions followed."""
     from boardrule.dsl.lints import walk
     resolved, defines = checker.out.resolved, checker.sym.defines
     found, seen = [], set()
     todo = [domain for _, domain in action.params if domain is not None] + \
-        ([action.when] if action.when is not None else [])
+        ([action.when] if action.when is not None else []) + [c for c, _ in action.refuse_after_parts]
     while todo:
         for node in walk(todo.pop()):
             what = resolved.get(node) if isinstance(node, (ast.Call, ast.Name)) else None

@@ -1,8 +1,10 @@
-"""What `set` and `+=`/`-=` write: a variable (`gold`, `me.gold`, `p.gold`, `mover.gold`), or one element
-of a list variable (`track[i]`, `p.row[c] += 1`), and whether the value fits it.
+"""What `set` and `+=`/`-=` write: a variable (`gold`), a variable of any player (`me.gold`, `p.gold`,
+`mover.gold`, `set left_of(me).gold += 1`), or one element of a list variable (`track[i]`, `p.row[c] += 1`),
+and whether the value fits it.
 
 The checker's `s_Set`/`s_Change` call `check_set`/`check_change`; `checker.out.resolved[target]` records
-whose variable it is (global, the player's own, a player named by a local or held in a variable).
+whose variable it is (global, the player's own, a player named by a local or held in a variable, a player
+an expression gives).
 """
 
 from __future__ import annotations
@@ -28,21 +30,30 @@ def target_type(checker, target: ast.Target, scope) -> Type:
             return checker.sym.player_vars[target.name]
         names = sorted(set(checker.sym.vars) | set(checker.sym.player_vars))
     else:
-        held = target.owner not in scope.locals and target.owner in checker.sym.vars  # a player kept in a variable
-        owner_type = scope.locals.get(target.owner) if target.owner in scope.locals else (
-            PLAYER if target.owner in ("me", "left", "right") else checker.sym.vars.get(target.owner))
+        owner = target.owner  # any expression that gives a player: `me`, `p`, `mover`, `left_of(me)`, `c.owner`
+        owner_type = checker.expr(owner, scope)
         if owner_type not in (PLAYER, ANY):
-            checker.error("E207", f"`{target.owner}` is not a player, so `{target.owner}.{target.name}` "
-                          "cannot be set", target)
+            checker.error("E207", f"`{unparse(owner)}` is not a player (it is a {owner_type}), so "
+                          f"`{unparse(owner)}.{target.name}` cannot be set", target)
             return ANY
         if target.name in checker.sym.player_vars:
-            checker.out.resolved[target] = ("held_player_var" if held else "player_var", target.owner)
+            checker.out.resolved[target] = _whose(checker, owner, scope)
             return checker.sym.player_vars[target.name]
         names = sorted(checker.sym.player_vars)
     hint = did_you_mean(target.name, names)
     checker.error("E207", f"`{target.name}` is not a variable; declare it under `vars:` or `player_vars:`",
                   target, hint)
     return ANY
+
+
+def _whose(checker, owner, scope) -> tuple:
+    """The resolution of a player's variable set through `owner`: the compiler reads a bare name its own
+    way (the acting player, a local, a variable holding a player), any other expression by evaluating it."""
+    if isinstance(owner, ast.Name) and owner.id not in scope.locals and owner.id in checker.sym.vars:
+        return ("held_player_var", owner.id)
+    if isinstance(owner, ast.Name) and (owner.id in scope.locals or owner.id in ("me", "left", "right")):
+        return ("player_var", owner.id)
+    return ("expr_player_var", None)
 
 
 def written_type(checker, target: ast.Target, scope) -> Type:

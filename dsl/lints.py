@@ -8,7 +8,8 @@
 warnings, never errors: a pack with lints still loads and plays. Each lint
 has its own code, explained in docs/diagnostics.md:
 
-* W801-W804: a definition, chart, shape or variable that nothing uses;
+* W801-W804: a definition, chart, shape or variable that nothing uses; W805: an action no step offers;
+  W806: `to_move` read where no decision is ever open (always none there);
 * W811: chart columns that can never be reached, where the range of the value
   looked up is known from the rules alone (`count(adjacent)` is at most 4 on
   a square grid);
@@ -48,7 +49,8 @@ def lint_pack(pack) -> list[Diagnostic]:
     found = (lints.unused() + lints.unreachable_chart_columns() + lints.twin_pieces() + lints.hidden_names()
              + lints.unwritable_symbols()
              + lints.shadows()
-             + lints.removed_still_named() + lints.actions_never_offered() + lints.replaced_fields_still_read())
+             + lints.removed_still_named() + lints.actions_never_offered() + lints.replaced_fields_still_read()
+             + lints.to_move_where_no_decision_is_open())
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
 
 
@@ -144,9 +146,7 @@ class _Lints:
         for node in nodes:
             found = self.resolution(node)
             if isinstance(node, (ast.Target, ast.Rotate)):
-                refs.add(("var", node.name))
-                if isinstance(node, ast.Target) and node.owner:
-                    refs.add(("var", node.owner))  # `mover.buttons`: the variable that holds the player is read
+                refs.add(("var", node.name))  # (the walk reaches the owner, `mover` in `mover.buttons`, on its own)
                 continue
             elif isinstance(node, ast.ChartName):
                 refs.add(("chart", node.id))
@@ -250,6 +250,38 @@ class _Lints:
                          action.span, hint="name it in a step's `turns:`, `together:` or `decide:` list, "
                                            "or delete it")
                 for action in self.model.actions if action.name not in offered]
+
+    def to_move_where_no_decision_is_open(self) -> list:
+        """W806: `to_move` read where no decision is ever open, so it is always none there: `end:` judged
+        after whole rounds (`check_end: round`), a `do` step, a step's `who:` (directly or through a
+        definition)."""
+        flow = self.model.flow
+        places = [(step.effect, "in a `do` step, which runs while no decision is open")
+                  for step in (*flow.setup, *flow.round) if step.kind == "do"]
+        places += [(step.who, "in `who:`, worked out before the step's decisions open")
+                   for step in (*flow.setup, *flow.round) if step.who is not None]
+        if flow.end_check == "round" and flow.end is not None:
+            places.append((flow.end, "in `end:` judged after whole rounds (`check_end: round`), when no decision "
+                                     "is open"))
+        found = []
+        for nodes, where in places:
+            span = self._reads_to_move(nodes)
+            if span is not None:
+                found.append(_warning("W806", f"`to_move` is always none {where}", span,
+                                      hint="`to_move` is the player whose decision is open: read it in `end:` "
+                                           "judged per turn, an action or a scoring term"))
+        return found
+
+    def _reads_to_move(self, nodes, seen=frozenset()):
+        """The span where `nodes` read `to_move`, directly or through a definition (its use), or None."""
+        for node in walk(nodes):
+            found = self.resolution(node)
+            if found == ("value", "to_move"):
+                return node.span
+            if found is not None and found[0] == "define" and found[1] not in seen and found[1] in self.defines:
+                if self._reads_to_move(self.defines[found[1]].body, seen | {found[1]}) is not None:
+                    return node.span
+        return None
 
     # ------------------------------------------------------------- pieces
     def alternatives(self) -> list:

@@ -70,6 +70,9 @@ class PieceDef:
     apart: tuple = ()  # (value, span): side values that one tile does not join to each other
     links: tuple = ()  # groups of (side direction, span): the sides one tile joins (each group one feature)
     sides_span: Any = None
+    corners: tuple = ()  # (value, span) of each corner, clockwise from the top right (`corners:`, square tiles)
+    centre: Any = None  # (value, span): what lies in the middle of the tile (`centre:`), or None
+    corners_span: Any = None
 
 
 @frozen
@@ -141,6 +144,9 @@ class ActionDef:
     param_whys: dict = attrs.field(factory=dict)  # parameter name -> Why: the reason a value is refused
     when_parts: tuple = ()  # (ast expr, Why or None): the conditions `when` is made of, each with its reason
     doc: str = ""  # what the action does, for the players' rulebook
+    # `refuse_after:`: conditions judged on the state the move's effect leaves; any that holds refuses the move
+    refuse_after: Any = None  # ast expr (the conditions joined with `or`) or None
+    refuse_after_parts: tuple = ()  # (ast expr, Why or None), as `when_parts`
 
 
 @frozen

@@ -134,7 +134,7 @@ def read_symbols(r: Reader, node) -> dict:
 
 
 PIECE_KEYS = ("symbol", "score", "label", "marks", "rules", "place", "variable", "triggers", "on", "doc", "sides",
-              "apart", "links")
+              "apart", "links", "corners", "centre")
 TURN = "turn"  # the variable attribute of a piece with sides: how many steps clockwise it is turned
 MAX_WHY = 300  # characters of a reason: a player reads it in one line
 
@@ -173,6 +173,9 @@ def read_pieces(r: Reader, node) -> tuple:
         sides, apart = _read_names(r, m.get("sides"), "sides"), _read_names(r, m.get("apart"), "apart")
         links = tuple(_read_names(r, group, "a link") for group in r.sequence(m.get("links"), "links")) \
             if m.get("links") is not None else ()
+        corners = _read_names(r, m.get("corners"), "corners")
+        centre_text = r.text(m.get("centre"), "centre") if m.get("centre") is not None else None
+        centre = (str(centre_text), m.get("centre").span) if centre_text else None
         if sides and TURN not in variable:  # a tile is placed turned: `place t at c with turn = 1`
             variable = (TURN,) + variable
             variable_types = {**variable_types, TURN: ("number", m.key_node("sides").span)}
@@ -185,7 +188,8 @@ def read_pieces(r: Reader, node) -> tuple:
             triggers=_read_triggers(r, m),
             span=key.span, rules=rules, place_why=place_why, doc=r.text(m.get("doc"), "doc", "") or "",
             variable_types=variable_types, sides=sides, apart=apart, links=links,
-            sides_span=m.key_node("sides").span if sides else None))
+            sides_span=m.key_node("sides").span if sides else None, corners=corners, centre=centre,
+            corners_span=m.key_node("corners").span if corners else None))
     return tuple(pieces)
 
 
@@ -330,7 +334,8 @@ def read_decks(r: Reader, node) -> tuple:
 def read_actions(r: Reader, node) -> tuple:
     actions = []
     for key, value in _entries(r, node, "actions"):
-        m = r.mapping(value, f"action `{key.value}`", ("params", "when", "why", "effect", "label", "doc"))
+        m = r.mapping(value, f"action `{key.value}`",
+                      ("params", "when", "why", "effect", "refuse_after", "label", "doc"))
         params, whys = [], {}
         for k, v in _entries(r, m.get("params"), "params"):
             domain, why = read_domain(r, v, f"parameter `{k.value}`")
@@ -338,9 +343,11 @@ def read_actions(r: Reader, node) -> tuple:
             if why is not None:
                 whys[str(k.value)] = why
         when, parts = read_when(r, m.get("when"), m.get("why"))
+        after, after_parts = read_when(r, m.get("refuse_after"), None, "refuse_after", "or")
         actions.append(ActionDef(str(key.value), tuple(params), when,
                                  r.effect(m.get("effect"), "effect"), r.text(m.get("label"), "label"), key.span,
-                                 param_whys=whys, when_parts=parts, doc=r.text(m.get("doc"), "doc", "") or ""))
+                                 param_whys=whys, when_parts=parts, doc=r.text(m.get("doc"), "doc", "") or "",
+                                 refuse_after=after, refuse_after_parts=after_parts))
     return tuple(actions)
 
 
@@ -416,25 +423,26 @@ def read_condition(r: Reader, node, key: str, what: str):
     return r.expr(node, key), None
 
 
-def read_when(r: Reader, node, why_node):
+def read_when(r: Reader, node, why_node, key: str = "when", joined: str = "and"):
     """`when:` as one condition (with `why:` beside it), or as a list of conditions that must all hold,
-    each `EXPR` or `{if: EXPR, why: TEXT}`: (the condition as one expression, its parts with their reasons)."""
+    each `EXPR` or `{if: EXPR, why: TEXT}`: (the condition as one expression, its parts with their reasons).
+    `refuse_after:` is read the same way (key), its list joined with `or` (any condition refuses)."""
     if isinstance(node, SeqNode):
         if why_node is not None:
             r.bag.error("E015", "`why:` beside a list of conditions: give each condition its own "
                         "(`- {if: ..., why: ...}`)", why_node.span)
-        parts = [read_condition(r, item, "when", "a condition of `when`") for item in node.items]
+        parts = [read_condition(r, item, key, f"a condition of `{key}`") for item in node.items]
         parts = [(expr, why) for expr, why in parts if expr is not None]
         if not parts:
             return None, ()
         combined = parts[0][0]
         for expr, _ in parts[1:]:
-            combined = ast.BinOp("and", combined, expr, combined.span)
+            combined = ast.BinOp(joined, combined, expr, combined.span)
         return combined, tuple(parts)
     if isinstance(node, MapNode):
-        expr, why = read_condition(r, node, "when", "the condition `when`")
+        expr, why = read_condition(r, node, key, f"the condition `{key}`")
     else:
-        expr, why = r.expr(node, "when"), None
+        expr, why = r.expr(node, key), None
     if why_node is not None:
         if why is not None:
             r.bag.error("E015", "two reasons for one `when:`: keep the one inside it or the one beside it",

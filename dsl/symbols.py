@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import attrs
 
-from boardrule.dsl.builtins import CELL_PROPERTIES, CELL_RELATIVE, DIRECTIONS, SIDE_DIRECTIONS, direction_family
+from boardrule.dsl.builtins import (CELL_PROPERTIES, CELL_RELATIVE, CORNER_DIRECTIONS, DIRECTIONS, SIDE_DIRECTIONS,
+                                    direction_family)
 from boardrule.dsl.type_words import TypeWordError, read_type_word
 from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of, record_of
 
@@ -20,6 +21,7 @@ class SymbolTable:
     kinds: dict = attrs.field(factory=dict)
     directions: tuple = ()  # the names of the board's directions (builtins.DIRECTIONS)
     side_directions: tuple = ()  # the directions a tile's sides face (builtins.SIDE_DIRECTIONS)
+    corner_directions: tuple = ()  # the directions a tile's corners point to (builtins.CORNER_DIRECTIONS)
     piece_attributes: dict = attrs.field(factory=dict)  # name -> Type
     marks: set = attrs.field(factory=set)
     rules: dict = attrs.field(factory=dict)  # rule name -> ((piece kind, expr), ...): the kinds' own rules
@@ -117,6 +119,7 @@ def build_symbols(model, bag) -> SymbolTable:
     if grid is not None:
         t.directions = DIRECTIONS[direction_family(grid.kind, grid.layout)]
         t.side_directions = SIDE_DIRECTIONS[direction_family(grid.kind, grid.layout)]
+        t.corner_directions = CORNER_DIRECTIONS[direction_family(grid.kind, grid.layout)]
     for shape in model.shapes:
         if _declare(t, bag, shape.name, "shape", shape.span):
             (t.families if shape.family is not None else t.shapes)[shape.name] = shape
@@ -219,10 +222,12 @@ def _type_word(t: SymbolTable, bag, word, span):
 
 
 def _collect_sides(t: SymbolTable, piece, bag) -> None:
-    """A tile's side values are values of the pack (`road`); it has one side per side direction."""
-    for value, _ in piece.sides + piece.apart:
+    """A tile's side, corner and centre values are values of the pack (`road`); it has one side per side
+    direction, and one corner per corner direction if any."""
+    for value, _ in piece.sides + piece.apart + piece.corners + ((piece.centre,) if piece.centre else ()):
         if value not in t.declared and value not in t.shapes:
             t.symbols.add(value)
+    _check_corners(t, piece, bag)
     wanted = len(t.side_directions)
     if piece.sides and wanted and len(piece.sides) != wanted:
         bag.error("E027", f"`{piece.name}` gives {len(piece.sides)} sides, but a tile on this board has {wanted}: "
@@ -232,6 +237,25 @@ def _collect_sides(t: SymbolTable, piece, bag) -> None:
         bag.error("E027", f"`{piece.name}` gives `apart:` but no `sides:`", piece.apart[0][1],
                   hint="`apart:` lists side values a tile does not join to each other; it needs `sides:`")
     _check_links(t, piece, bag)
+
+
+def _check_corners(t: SymbolTable, piece, bag) -> None:
+    """`corners:` (one per corner direction: a square tile's four) and `centre:` belong to tiles (`sides:`)."""
+    for key, span in (("corners", piece.corners_span), ("centre", piece.centre[1] if piece.centre else None)):
+        if span is not None and not piece.sides:
+            bag.error("E027", f"`{piece.name}` gives `{key}:` but no `sides:`", span,
+                      hint=f"`{key}:` is part of a tile, which `sides:` makes")
+    if not piece.corners or not piece.sides:
+        return
+    wanted = len(t.corner_directions)
+    if not wanted:
+        bag.error("E027", f"`{piece.name}` gives `corners:`, but a tile on this board has no corners to name: "
+                          "its corners point to no direction of a hex grid", piece.corners_span,
+                  hint="corners are for square tiles (northeast, southeast, southwest, northwest)")
+    elif len(piece.corners) != wanted:
+        bag.error("E027", f"`{piece.name}` gives {len(piece.corners)} corners, but a tile on this board has "
+                          f"{wanted}: one pointing to each of {', '.join(t.corner_directions)}", piece.corners_span,
+                  hint="list the corners clockwise from the top right")
 
 
 def _check_links(t: SymbolTable, piece, bag) -> None:

@@ -15,6 +15,7 @@ from boardrule.dsl import ast
 from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.exact import exact
 from boardrule.dsl.limits import MAX_DIGITS, in_range, out_of_range_message
+from boardrule.dsl.unparse import unparse
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
@@ -218,8 +219,22 @@ class AstBuilder(Transformer):
     def target(self, meta, children):
         names = [c for c in children if isinstance(c, Token)]
         index = children[-1] if len(children) > len(names) else None
-        owner = _text(names[0]) if len(names) == 2 else None
+        owner = ast.Name(_text(names[0]), self._token_span(names[0])) if len(names) == 2 else None
         return ast.Target(owner, _text(names[-1]), index, self._span(meta))
+
+    def _written(self, node) -> ast.Target:
+        """What `set EXPR = ...` writes: a variable (`coins`), a variable of the player an expression gives
+        (`left_of(me).coins`), or one element of either (`track[i]`); anything else is E207 at the target."""
+        index, span, written = None, node.span, node
+        if isinstance(node, ast.Index):  # (a range there is the checker's E210: a position is a number)
+            node, index = node.obj, node.index
+        if isinstance(node, ast.Name):
+            return ast.Target(None, node.id, index, span)
+        if isinstance(node, ast.Attribute):
+            return ast.Target(node.obj, node.name, index, span)
+        raise PackError([Diagnostic(
+            "E207", f"`{unparse(written)}` cannot be set: `set` writes a variable (`set coins = 1`), a variable of "
+            "a player (`set left_of(me).coins += 1`) or one element of a list variable (`set track[i] = 1`)", span)])
 
     def place_stmt(self, meta, children):
         kind, at, *rest = children
@@ -241,7 +256,11 @@ class AstBuilder(Transformer):
         return ast.Move(children[0], children[1], children[2], self._span(meta))
 
     def set_stmt(self, meta, children):
-        return ast.Set(children[0], children[1], self._span(meta))
+        return ast.Set(self._written(children[0]), children[1], self._span(meta))
+
+    def set_change_stmt(self, meta, children):
+        target, op, value = children
+        return ast.Change(self._written(target), _text(op), value, self._span(meta))
 
     def change_stmt(self, meta, children):
         return ast.Change(children[0], _text(children[1]), children[2], self._span(meta))

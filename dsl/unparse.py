@@ -129,7 +129,7 @@ _RENDER = {
     ast.ChartKey: _chart_key,
     ast.Chart: _chart,
     # statements
-    ast.Target: lambda n: (f"{n.owner}.{n.name}" if n.owner else n.name) + (
+    ast.Target: lambda n: (f"{_at(n.owner, POSTFIX)}.{n.name}" if n.owner is not None else n.name) + (
         f"[{unparse(n.index)}]" if n.index is not None else ""),
     ast.Place: lambda n: f"place {unparse(n.kind)} at {unparse(n.at)}{_with(n.attributes)}",
     ast.Remove: lambda n: f"remove {unparse(n.target)}" + _from(n.source),
@@ -138,7 +138,8 @@ _RENDER = {
     ast.Unstore: lambda n: f"unstore {unparse(n.item)} from {unparse(n.holder)}",
     ast.Move: lambda n: f"move {unparse(n.token)} from {unparse(n.source)} to {unparse(n.destination)}",
     ast.Set: lambda n: f"set {unparse(n.target)} = {unparse(n.value)}",
-    ast.Change: lambda n: f"{unparse(n.target)} {n.op} {unparse(n.value)}",
+    ast.Change: lambda n: ("" if n.target.owner is None or isinstance(n.target.owner, ast.Name) else "set ")
+    + f"{unparse(n.target)} {n.op} {unparse(n.value)}",  # `set` before a target no name starts
     ast.Score: lambda n: f"score {unparse(n.value)}" + ("" if n.label is None else f' as "{n.label}"'
                                                         if isinstance(n.label, str) else f" as {unparse(n.label)}"),
     ast.If: _if,

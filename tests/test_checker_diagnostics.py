@@ -219,7 +219,19 @@ CASES = [
                                   MEANT.format("gold"), 18)]),
     ({"EFFECT": "set me.gld = 1"}, [("E207", "`gld` is not a variable; declare it under `vars:` or `player_vars:`",
                                      MEANT.format("gold"), 18)]),
-    ({"EFFECT": "set cell.gold = 1"}, [("E207", "`cell` is not a player, so `cell.gold` cannot be set", None, 18)]),
+    ({"EFFECT": "set cell.gold = 1"}, [("E207", "`cell` is not a player (it is a cell), so `cell.gold` cannot be "
+                                        "set", None, 18)]),
+    # any expression that gives a player may own the variable set; another is E207 at the target
+    ({"EFFECT": "set adjacent(cell)[0].gold += 1"},
+     [("E207", "`adjacent(cell)[0]` is not a player (it is a cell), so `adjacent(cell)[0].gold` cannot be set", None,
+       18)]),
+    ({"EFFECT": "set left_of(me).gld = 1"}, [("E207", "`gld` is not a variable; declare it under `vars:` or "
+                                              "`player_vars:`", MEANT.format("gold"), 18)]),
+    ({"EFFECT": "set count(cells) = 1"},
+     [("E207", "`count(cells)` cannot be set: `set` writes a variable (`set coins = 1`), a variable of a player "
+       "(`set left_of(me).coins += 1`) or one element of a list variable (`set track[i] = 1`)", None, 18)]),
+    ({"EFFECT": "set left_of(me).gold = stone"},
+     [("E210", "`gold` holds a number, so it cannot be set to a name", None, 37)]),
     ({"EFFECT": "set total = stone"}, [("E210", "`total` holds a number, so it cannot be set to a name", None, 26)]),
     ({"EFFECT": "total += stone"}, [("E210", TYPE.format("the value of `+=`", "number", "name"), None, 23)]),
     ({"EFFECT": "score stone"}, [("E210", TYPE.format("points", "number", "name"), None, 20)]),

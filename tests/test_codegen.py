@@ -86,6 +86,7 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     "count(c.x > 0 for c in cells) + distinct(c.y for c in cells)", "any(n == 2 for n in [1, 2])",
     "all(any(count(ray(c, d)) > 0 for d in directions) for c in cells)", "none(n > 5 for n in [1, 2])",
     "let n = 2 in count(ray(cell(\"A3\"), north, while = y > n - 1))",
+    "if to_move == none then 0 else to_move.seat",
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")

@@ -67,7 +67,7 @@ def K(name, value):
 
 
 def T(name, owner=None, index=None):
-    return ("Target", owner, name, index)
+    return ("Target", N(owner) if isinstance(owner, str) else owner, name, index)
 
 
 def KEY(low, high="same"):
@@ -207,6 +207,12 @@ CASES = [
     pytest.param("effect", "a += 1", [("Change", T("a"), "+=", I(1))], id="change-add"),
     pytest.param("effect", "p.a -= b", [("Change", T("a", "p"), "-=", b)], id="change-subtract-owner"),
     pytest.param("effect", "set a[b] = 1", [("Set", T("a", index=b), I(1))], id="set-element"),
+    pytest.param("effect", "set f(p).a += 1", [("Change", T("a", ("Call", "f", [N("p")], [])), "+=", I(1))],
+                 id="set-change-any-player"),
+    pytest.param("effect", "set c.owner.a[0] -= b", [("Change", T("a", ("Attribute", N("c"), "owner"), I(0)), "-=",
+                                                      b)], id="set-change-element-of-any-player"),
+    pytest.param("effect", "set a += 1", [("Change", T("a"), "+=", I(1))], id="set-change-name"),
+    pytest.param("effect", "set (p).a = 1", [("Set", T("a", "p"), I(1))], id="set-parenthesised-owner"),
     pytest.param("effect", "p.a[-1] += b", [("Change", T("a", "p", ("Negate", I(1))), "+=", b)],
                  id="change-element-owner"),
     pytest.param("effect", "a[0] -= 1 f", [("Change", T("a", index=I(0)), "-=", I(1)), ("Do", "f", [], [], [])],
@@ -459,7 +465,7 @@ ERRORS = [
     pytest.param("effect", "place a", "E131", 1, 7, id="place-without-at"),
     pytest.param("effect", "if a {} else", "E131", 1, 12, id="else-without-block"),
     pytest.param("effect", "if a {} elif {}", "E133", 1, 14, id="elif-without-condition"),
-    pytest.param("effect", "set a == 1", "E133", 1, 8, id="set-with-comparison"),
+    pytest.param("effect", "set a == 1", "E133", 1, 7, id="set-with-comparison"),
     pytest.param("grid", "circle 4 x 4", "E133", 1, 1, id="grid-unknown-kind"),
     pytest.param("grid", "square 4 x", "E131", 1, 10, id="grid-missing-rows"),
     pytest.param("grid", "square 4 x 4,", "E131", 1, 13, id="grid-empty-option"),
@@ -615,7 +621,9 @@ def _depth(leaves, extend, depth):
 
 EXPRS = _depth(LEAVES, _compound, 3)
 SMALL_EXPRS = _depth(LEAVES, _compound, 2)  # inside statements
-TARGETS = st.builds(ast.Target, st.one_of(st.none(), NAMES), NAMES, st.one_of(st.none(), SMALL_EXPRS), st.just(SP))
+# a target's owner: none, a name (`p.a`), or any expression (`set f(p).a = 1`)
+TARGETS = st.builds(ast.Target, st.one_of(st.none(), st.builds(ast.Name, NAMES, st.just(SP)), SMALL_EXPRS), NAMES,
+                    st.one_of(st.none(), SMALL_EXPRS), st.just(SP))
 
 
 def _simple_statements(e):

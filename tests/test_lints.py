@@ -34,6 +34,7 @@ EXPECTED = {
     "removed": {"W843": 2},
     "never_offered": {"W805": 1},
     "replaced": {"W846": 1},
+    "to_move_never_open": {"W806": 3},
     "lint_weights": {},
     "override": {},
     "base": {},

@@ -136,6 +136,10 @@ SCORING = {
                         " + 100 * count(cells where joined(cell(\"B2\"), side_directions[1], it,"
                         " opposite(side_directions[1])))"
                         " + 10000 * count(cells where joined(it, side_directions[0], it, side_directions[2]))",
+    "tile corners and centre": "sum(count(corner_directions where corner(c, it) == red) for c in cells)"
+                               " + 10 * count(cells where centre(it) == grey) + 100 * count(corner_directions where"
+                               " corner_of(ruby, gold, it) == red) + 1000 * count(kinds where centre_of(it) != none)"
+                               " + 10000 * count(cells where corner(it, directions[1]) != none)",
     "regions": "count(edge where occupied) + count(corners where occupied) * 10 + count(center)"
                " + count(all_corners where empty) * 100",
     # piece rules: the rule of the kind on each cell, with `self` that cell (one reads another's)
@@ -275,6 +279,8 @@ VALUES = {
     "record kind lists": "c1.gems + c3.gems + [c2.suit, first(hand).suit]",
     "record deck": "cards(spares)",
     "owner": "cell(\"B2\").owner",
+    # `none` has no properties: the owner of no cell is none (generated code once crashed on it)
+    "owner of none": "[first(cells where kind == tree).owner, step(cell(\"A1\"), directions[0]).owner]",
     "colour": "cell(\"C3\").colour",
     "held list": "held(cell(\"B2\"))",
     "deck cards list": "cards(pile)",
@@ -282,6 +288,7 @@ VALUES = {
     "definition list": "greens",
     "definition call": "greens()",
     "left player": "left",
+    "player to move": "[to_move, if to_move == none then me else left_of(to_move)]",
     "symbol set": "colours",
     "edge": "edge",
     # a filter `any(adjacent where C)`, C of the neighbour alone: the cells next to one where C holds
@@ -360,6 +367,8 @@ def pack_text(grid: str, shared: bool, extra_top=(), extra_self=()) -> str:
     sides_tree = "[green, green, red, green, grey, green]" if hexes else "[green, red, green, green]"
     # a ruby's red sides make two features of their own (`links:`), whatever one tile shows
     links_ruby = "[[north, southeast], [southwest, northwest]]" if hexes else "[[north], [south]]"
+    # a square tile's corners turn with it (a hex tile names none); a tree has grey in its middle
+    corners_ruby = "" if hexes else "corners: [red, grey, green, red], "
     return f"""
 game:
   id: reference
@@ -374,7 +383,7 @@ symbols:
   colours: [red, green, grey, blue]
 pieces:
   ruby: {{colour: red, category: gem, value: 3, weight: 2, rare: true, variable: [colour, value], sides: {sides_ruby},
-          links: {links_ruby}, rules: {{heft: value * weight, shine: value + weight}}}}
+          {corners_ruby}links: {links_ruby}, rules: {{heft: value * weight, shine: value + weight}}}}
   jade: {{colour: green, category: gem, value: 2, weight: 1, variable: [colour, value], place: any(adjacent where colour == red),
           rules: {{heft: "count(adjacent where occupied) + (if in_shade(self) then 1 else 0)"}}}}
   rock: {{colour: grey, category: stone, value: 0, weight: 5, height: 4, variable: [colour, value],
@@ -391,6 +400,7 @@ pieces:
     rare: false
     variable: [colour, value]
     sides: {sides_tree}
+    centre: grey
     apart: [green]
     score: count(adjacent where kind == tree) + (if occupied then value else 0)
     marks: {{shaded: surrounding}}
@@ -601,7 +611,8 @@ def test_every_construct_is_covered():
                  "surrounding", "row(", "column(", "opposite_pairs", "groups(", "border(", "reaches(", "fits(",
                  "placements(", "distance(", "can(", "let ", "sort(", "rotated(", "flatten(", "first(", "last(",
                  "index_of(", "[-1]", "for p in players]", "step(", "ray(", "between(", "opposite(", "size(",
-                 "side(", "side_of(", "feature(", "complete(", "joined(", "first_side(", "while =", "players",
+                 "side(", "side_of(", "feature(", "complete(", "joined(", "first_side(", "corner(", "corner_of(",
+                 "centre(", "centre_of(", "while =", "players",
                  "others", "left", "right", "me.", "near(", "worth("):
         assert word in text, word
 

@@ -159,3 +159,64 @@ def test_links_name_sides_of_this_board_once_each():
     assert [(d.code, d.message) for d in caught.value.diagnostics] == [
         ("E027", "side `east` is in two links of `walls`"),
         ("E027", "`northeast` is no side of a tile on this board: its sides face north, east, south, west")]
+
+
+CORNERED = """
+game: {id: corners, players: 1..2}
+board: {grid: GRID, shared: true}
+pieces:
+  chapel: {symbol: C, sides: [field, field, road, field], corners: CORNERS, centre: shrine}
+  plain: {symbol: P, sides: [field, field, field, field]}
+actions: {lay: {params: {cell: cells where empty}, effect: place chapel at cell}}
+flow: {round: [{turns: [lay]}], end: "none(cells, empty)"}
+"""
+
+
+def cornered(grid="square 3 x 3", corners="[city, field, field, field]"):
+    return compile_game(load_pack_text(CORNERED.replace("GRID", grid).replace("CORNERS", corners)))
+
+
+def test_a_tiles_corners_turn_with_it_and_its_centre_stays():
+    g = cornered()
+    state = at(g, "C:1 P .\n. . .\n. . .")
+    assert value(g, state, "corner_directions") == ("northeast", "southeast", "southwest", "northwest")
+    # the city corner (top right, unturned) points southeast once the tile is turned a step clockwise
+    assert [value(g, state, f'corner(cell("A1"), {d})') for d in ("northeast", "southeast", "southwest",
+                                                                 "northwest")] == ["field", "city", "field", "field"]
+    assert value(g, state, "corner_of(chapel, 3, northwest)") == "city"
+    assert value(g, state, 'corner(cell("A1"), north)') is None  # a side's direction is no corner
+    assert value(g, state, 'corner(cell("B1"), northeast)') is None  # a tile without corners
+    assert value(g, state, 'centre(cell("A1"))') == "shrine" and value(g, state, 'centre(cell("B1"))') is None
+    assert value(g, state, "centre_of(chapel)") == "shrine" and value(g, state, "centre_of(plain)") is None
+    assert value(g, state, 'centre(cell("C3"))') is None  # no tile
+    assert value(g, state, "count(cells where centre(it) == shrine)") == 1
+
+
+@pytest.mark.parametrize("grid, corners, piece, message", [
+    ("square 3 x 3", "[city, field, field]", "chapel",
+     "`chapel` gives 3 corners, but a tile on this board has 4: one pointing to each of northeast, southeast, "
+     "southwest, northwest"),
+    ("hex pointy-odd 3 x 3", "[city, field, field, field]", "chapel",
+     "`chapel` gives `corners:`, but a tile on this board has no corners to name"),
+])
+def test_corners_are_one_per_corner_of_a_square_tile(grid, corners, piece, message):
+    text = CORNERED.replace("GRID", grid).replace("CORNERS", corners)
+    if grid.startswith("hex"):  # six sides for a hex tile, so that only the corners are wrong
+        text = text.replace("[field, field, road, field]", "[field, field, road, field, field, field]").replace(
+            "[field, field, field, field]", "[field, field, field, field, field, field]")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text)
+    found = [(d.code, d.message) for d in caught.value.diagnostics]
+    assert any(code == "E027" and text.startswith(message) for code, text in found), found
+    assert caught.value.diagnostics[0].span.line == 5
+
+
+@pytest.mark.parametrize("key", ["corners: [city, field, field, field]", "centre: shrine"])
+def test_corners_and_a_centre_belong_to_a_tile(key):
+    text = CORNERED.replace("CORNERS", "[city, field, field, field]").replace("GRID", "square 3 x 3").replace(
+        "  plain: {symbol: P, sides: [field, field, field, field]}", "  plain: {symbol: P, " + key + "}")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text)
+    word = key.split(":")[0]
+    assert [(d.code, d.message) for d in caught.value.diagnostics] == [
+        ("E027", f"`plain` gives `{word}:` but no `sides:`")]

@@ -39,6 +39,8 @@ from boardrule.interpreter.compiler import codegen_directions
 from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
 from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
 from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.after import is_repeated
+from boardrule.interpreter.runtime.state import player_to_move
 from boardrule.interpreter.runtime.values import RuleError
 
 #: the node kinds written out here; any other is called as a compiled closure
@@ -147,6 +149,10 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
             return _attr(ctx, "self_")
         if resolution == ("value", "me"):
             return _attr(ctx, "me")
+        if resolution == ("value", "to_move"):  # the state's open decision (runtime/state.py)
+            return py.Call(func=self.constant(player_to_move, "h"), args=[_attr(ctx, "state")], keywords=[])
+        if resolution == ("value", "repeated"):  # the boards against the positions kept (runtime/after.py)
+            return py.Call(func=self.constant(is_repeated, "h"), args=[_attr(ctx, "state")], keywords=[])
         if resolution == ("value", "cells"):  # the current board's cells
             return _item(self.constant(compiler.game.board_cells, "g"), _attr(ctx, "board"))
         if kind in ("symbol", "direction", "record"):  # a direction, a record is its name (directions.py)

@@ -163,6 +163,8 @@ class Game:
     check_end = _compiled()
     max_rounds = _compiled()
     ranking = _compiled()
+    reads_to_move = _compiled()  # whether a rule reads `to_move`: the state then keeps who was to move at the end
+    keeps_positions = _compiled()  # whether a rule reads `repeated`: the state then keeps the positions it was in
     _sealed: bool = attrs.field(init=False, default=False)
 
     def __attrs_post_init__(self):

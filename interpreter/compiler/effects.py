@@ -10,6 +10,7 @@ from __future__ import annotations
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
+from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
 
@@ -209,13 +210,28 @@ class EffectCompiler:
                     raise RuleError(f"`{owner}` holds no player, so `{owner}.{name}` cannot be set", target.span)
                 return ctx.state.pvars[player]
             return held_player, name
-        if owner is None:
+        if kind == "expr_player_var":  # `left_of(me).coins`: the player an expression gives
+            return self._player_of(target), name
+        if owner is None:  # the acting player's own
             return lambda ctx: ctx.state.pvars[ctx.me], name
         if owner in ("me", "left", "right"):
             from boardrule.interpreter.compiler.functions import VALUE_READERS
             read = VALUE_READERS[owner](self.game)
             return lambda ctx: ctx.state.pvars[read(ctx)], name
         return lambda ctx: ctx.state.pvars[ctx.env[owner]], name
+
+    def _player_of(self, target):
+        """`table(ctx)`: the variables of the player `target.owner` gives; a value that is no player (`none`)
+        is a rule error naming the expression."""
+        read, name, owner = self.e(target.owner), target.name, unparse(target.owner)
+
+        def variables(ctx):
+            player = read(ctx)
+            if type(player) is not Player:
+                raise RuleError(f"`{owner}` gives {_shown(player)}, not a player, so `{owner}.{name}` cannot be set",
+                                target.span)
+            return ctx.state.pvars[player]
+        return variables
 
     def s_Set(self, node):
         table, name = self._writer(node.target)
@@ -231,7 +247,7 @@ class EffectCompiler:
             def assign_global(ctx):
                 ctx.state.vars[name] = value(ctx)
             return assign_global
-        if owner is None:
+        if kind == "player_var" and owner is None:
             def assign_mine(ctx):
                 ctx.state.pvars[ctx.me][name] = value(ctx)
             return assign_mine

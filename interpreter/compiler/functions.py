@@ -13,6 +13,8 @@ from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.interpreter.compiler import directions, fastpaths, lists, shape_functions, tiles
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.shapes import Shape
+from boardrule.interpreter.runtime.after import is_repeated
+from boardrule.interpreter.runtime.state import player_to_move
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
 
 MAX_CHOICE_SUBSETS = 50_000
@@ -58,6 +60,8 @@ def _kind(ctx, cell):
 
 
 def _owner(ctx, cell):
+    if cell is None:  # `none` has no properties: each is none
+        return None
     owner = ctx.state.owner[cell >> CELL_BITS][cell & CELL_MASK]
     return None if owner is None else PLAYERS[owner]
 
@@ -207,6 +211,8 @@ VALUE_READERS = {
     "me": lambda game: (lambda ctx: ctx.me),
     "left": lambda game: (lambda ctx: left_of(ctx, ctx.me)),
     "right": lambda game: (lambda ctx: right_of(ctx, ctx.me)),
+    "to_move": lambda game: (lambda ctx: player_to_move(ctx.state)),
+    "repeated": lambda game: (lambda ctx: is_repeated(ctx.state)),
     "kinds": lambda game: (lambda ctx: game.kind_names),
     "directions": lambda game: (lambda ctx: game.direction_names),
     **tiles.VALUES,

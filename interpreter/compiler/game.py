@@ -30,7 +30,7 @@ GENERATE_LISTERS = True  # an action's moves listed by a generated function (cod
 
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
-                 "label", "span", "lister", "may_ask", "whys", "when_parts", "filtered")
+                 "label", "span", "lister", "may_ask", "whys", "when_parts", "filtered", "refuse_after")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -351,7 +351,7 @@ def _actions(game, model, exprs, effects):
             whys={name: compile_why(exprs, why) for name, why in action.param_whys.items()},
             when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
                              for node, why in action.when_parts),
-            filtered=_filtered_domain(exprs, action))
+            filtered=_filtered_domain(exprs, action), refuse_after=_refuse_after(exprs, action, asking))
         if action.params and GENERATE_LISTERS and exprs_module.GENERATE:
             compiled = game.actions[action.name]
             compiled.lister = generate_lister(exprs, compiled, action.params, [
@@ -361,6 +361,20 @@ def _actions(game, model, exprs, effects):
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}
+
+
+def _refuse_after(exprs, action, asking):
+    """`refuse_after:` compiled: its parts as (condition, node, reason), or None. The conditions are judged
+    on the state the move's effect leaves, so an effect that may stop to ask a choice cannot have them
+    (E242: that state is not known until the choice is made)."""
+    if not action.refuse_after_parts:
+        return None
+    if may_ask(action.effect or (), asking):
+        raise PackError(f"action `{action.name}` asks a choice in its effect, so the state after its move is not "
+                        "known when its moves are listed: `refuse_after:` cannot judge it", code="E242",
+                        span=action.refuse_after.span,
+                        hint="make the choice a parameter of the move, or refuse the move in `when:`")
+    return tuple((exprs.compile(node), node, compile_why(exprs, why)) for node, why in action.refuse_after_parts)
 
 
 #: values whose elements are never the same twice: the board's cells and regions, the pack's kinds,
@@ -461,3 +475,6 @@ def _flow(game, model, exprs, effects):
     game.check_end = flow.end_check
     game.max_rounds = flow.max_rounds
     game.ranking = tuple(exprs.compile(t) for t in flow.ranking if t is not None)
+    resolved = game.pack.checked.resolved.values()
+    game.reads_to_move = any(found == ("value", "to_move") for found in resolved)
+    game.keeps_positions = any(found == ("value", "repeated") for found in resolved)

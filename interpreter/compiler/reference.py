@@ -15,6 +15,7 @@ import operator
 from boardrule.dsl import ast
 from boardrule.dsl.loader import to_plain
 from boardrule.dsl.types import ANY, CELL
+from boardrule.interpreter.runtime.after import position_digest
 from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.values import PLAYERS, Choice, Player, RuleError, board_of, cell_of, encode
 
@@ -181,15 +182,26 @@ _VALUES = {
     "others": lambda game, scope: tuple(PLAYERS[s] for s in scope.state.players if s != scope.me),
     "me": lambda game, scope: scope.me, "round": lambda game, scope: scope.state.round,
     "left": lambda game, scope: _ring(scope, scope.me)[0], "right": lambda game, scope: _ring(scope, scope.me)[-2],
+    "to_move": lambda game, scope: _to_move(scope.state),
+    "repeated": lambda game, scope: any(position_digest(scope.state) == seen for seen in scope.state.positions),
     "kinds": lambda game, scope: tuple(p.name for p in game.model.pieces),
     "directions": lambda game, scope: tuple(name for name, _ in game.grid.directions()),
     "side_directions": lambda game, scope: _side_directions(game),
+    "corner_directions": lambda game, scope: _corner_directions(game),
     "edge": lambda game, scope: _cells(game, scope.board, game.grid.edge),
     "corners": lambda game, scope: _cells(game, scope.board, game.grid.corners),
     "all_corners": lambda game, scope: _cells(game, scope.board, game.grid.all_corners),
     "center": lambda game, scope: _cells(game, scope.board, game.grid.center),
     "true": lambda game, scope: True, "false": lambda game, scope: False, "none": lambda game, scope: None,
 }
+
+
+def _to_move(state):
+    """The one seat with an open decision (none for no decision or several); at the end, the one kept then."""
+    if state.phase == "over":
+        return None if state.to_move_at_end is None else PLAYERS[state.to_move_at_end]
+    seats = sorted(state.pending)
+    return PLAYERS[seats[0]] if len(seats) == 1 else None
 
 
 # ------------------------------------------------------------- properties
@@ -570,6 +582,33 @@ def _sides_shown(game, kind, turn, direction):
     return piece.sides[(order.index(direction) - (turn or 0)) % len(order)][0]
 
 
+def _corner_directions(game):
+    """A square tile's corners point to the diagonals, clockwise from the top right; a hex tile has none named."""
+    return ("northeast", "southeast", "southwest", "northwest") if game.grid.kind != "hex" else ()
+
+
+def _corners_shown(game, kind, turn, direction):
+    """The corner a kind turned `turn` steps clockwise shows pointing to `direction` (none: no corners)."""
+    piece = _find(game.model.pieces, kind) if kind is not None else None
+    order = _corner_directions(game)
+    if piece is None or not piece.corners or direction not in order:
+        return None
+    return piece.corners[(order.index(direction) - (turn or 0)) % len(order)][0]
+
+
+def _tile_corner(game, scope, cell, direction):
+    if cell is None:
+        return None
+    kind = scope.state.kind[board_of(cell)][cell_of(cell)]
+    turn = scope.state.attrs[board_of(cell)].get(cell_of(cell), {}).get("turn")
+    return _corners_shown(game, kind, turn, direction)
+
+
+def _centre_of(game, kind):
+    piece = _find(game.model.pieces, kind) if kind is not None else None
+    return piece.centre[0] if piece is not None and piece.centre and piece.sides else None
+
+
 def _tile_side(game, scope, cell, direction):
     if cell is None:
         return None
@@ -619,6 +658,11 @@ def _first_side(game, node, scope, cell, direction):
 _FUNCTIONS = {  # (game, node, scope, *argument values) -> value
     "side": lambda game, node, scope, cell, direction: _tile_side(game, scope, cell, direction),
     "side_of": lambda game, node, scope, kind, turn, direction: _sides_shown(game, kind, turn, direction),
+    "corner": lambda game, node, scope, cell, direction: _tile_corner(game, scope, cell, direction),
+    "corner_of": lambda game, node, scope, kind, turn, direction: _corners_shown(game, kind, turn, direction),
+    "centre": lambda game, node, scope, cell: None if cell is None else _centre_of(
+        game, scope.state.kind[board_of(cell)][cell_of(cell)]),
+    "centre_of": lambda game, node, scope, kind: _centre_of(game, kind),
     "feature": lambda game, node, scope, cell, d: tuple(sorted({c for c, _ in _feature(game, node, scope, cell, d)[0]})),
     "complete": lambda game, node, scope, cell, d: (lambda found, open_: bool(found) and not open_)(
         *_feature(game, node, scope, cell, d)),

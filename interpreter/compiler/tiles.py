@@ -1,4 +1,5 @@
-"""Tiles with sides: `side`, `side_of`, `feature`, `complete`, `joined`, `first_side` at run time.
+"""Tiles with sides: `side`, `side_of`, `feature`, `complete`, `joined`, `first_side`, and their corners
+and centre: `corner`, `corner_of`, `centre`, `centre_of`, at run time.
 
 A piece kind with `sides:` is a tile: one value per side direction
 (dsl/builtins.SIDE_DIRECTIONS: a square's four, a hex's six), clockwise from
@@ -8,6 +9,11 @@ sides of one tile that show the same value are joined (unless the value is
 in the kind's `apart:`), and a side is joined to the side of the tile next
 to it that faces it when the two show the same value. A feature is
 **complete** when each of its sides meets such a side.
+
+A square tile may also give `corners:` (one value per corner direction,
+dsl/builtins.CORNER_DIRECTIONS, clockwise from the top right), turned with
+it like its sides, and a `centre:` value, which no turn moves. Neither is
+part of a feature: rules read them where they are.
 
 A slot is (encoded cell, index of the side direction).
 
@@ -19,7 +25,7 @@ A slot is (encoded cell, index of the side direction).
 
 from __future__ import annotations
 
-from boardrule.dsl.builtins import SIDE_DIRECTIONS, direction_family
+from boardrule.dsl.builtins import CORNER_DIRECTIONS, SIDE_DIRECTIONS, direction_family
 from boardrule.dsl.sections import TURN
 from boardrule.interpreter.compiler.directions import opposites
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
@@ -32,6 +38,10 @@ class Tiles:
         grid = game.grid
         self.directions = SIDE_DIRECTIONS[direction_family(grid.kind, grid.hex_layout)]
         self.index = {d: i for i, d in enumerate(self.directions)}
+        self.corner_directions = CORNER_DIRECTIONS[direction_family(grid.kind, grid.hex_layout)]
+        self.corner_index = {d: i for i, d in enumerate(self.corner_directions)}
+        self.corners = {p.name: tuple(v for v, _ in p.corners) for p in game.model.pieces if p.corners}
+        self.centres = {p.name: p.centre[0] for p in game.model.pieces if p.centre and p.sides}
         other = opposites(grid)
         self.facing = tuple(self.index[other[d]] for d in self.directions)
         self.tables = tuple(game.direction_tables[d] for d in self.directions)
@@ -51,6 +61,18 @@ class Tiles:
         extra = state.attrs[board].get(c)
         turn = (extra.get(TURN) if extra is not None else None) or 0
         return sides[(i - turn) % len(sides)]
+
+    def corner_shown(self, state, cell, i):
+        """The value the tile on `cell` shows at corner `i` (turned with it), or None (no cell, no corners)."""
+        if cell is None:
+            return None
+        board, c = cell >> CELL_BITS, cell & CELL_MASK
+        corners = self.corners.get(state.kind[board][c])
+        if corners is None:
+            return None
+        extra = state.attrs[board].get(c)
+        turn = (extra.get(TURN) if extra is not None else None) or 0
+        return corners[(i - turn) % len(corners)]
 
     def joined_on_tile(self, state, cell, kind, j, value):
         """The sides of the tile on `cell` that side `j` (showing `value`) joins: those showing the same
@@ -144,6 +166,44 @@ def _side_of(compiler, node, args, kwargs):
     return side_of
 
 
+def _corner(compiler, node, args, kwargs):
+    """`corner(c, d)`: the corner of the tile on c that points to d, or none."""
+    tiles = tiles_of(compiler.game)
+    cell_of, direction_of = args
+
+    def corner(ctx):
+        i = tiles.corner_index.get(direction_of(ctx))
+        return None if i is None else tiles.corner_shown(ctx.state, cell_of(ctx), i)
+    return corner
+
+
+def _corner_of(compiler, node, args, kwargs):
+    """`corner_of(k, n, d)`: the corner kind k turned n steps clockwise shows pointing to d, or none."""
+    tiles = tiles_of(compiler.game)
+    kind_of, turn_of, direction_of = args
+
+    def corner_of(ctx):
+        corners, i = tiles.corners.get(kind_of(ctx)), tiles.corner_index.get(direction_of(ctx))
+        return None if corners is None or i is None else corners[(i - (turn_of(ctx) or 0)) % len(corners)]
+    return corner_of
+
+
+def _centre(compiler, node, args, kwargs):
+    """`centre(c)`: what lies in the middle of the tile on c, or none."""
+    centres, (cell_of,) = tiles_of(compiler.game).centres, args
+
+    def centre(ctx):
+        cell = cell_of(ctx)
+        return None if cell is None else centres.get(ctx.state.kind[cell >> CELL_BITS][cell & CELL_MASK])
+    return centre
+
+
+def _centre_of(compiler, node, args, kwargs):
+    """`centre_of(k)`: what lies in the middle of kind k's tiles, or none."""
+    centres, (kind_of,) = tiles_of(compiler.game).centres, args
+    return lambda ctx: centres.get(kind_of(ctx))
+
+
 def _joined(compiler, node, args, kwargs):
     """`joined(a, d, b, e)`: side d of a's tile and side e of b's belong to one feature."""
     tiles, span = tiles_of(compiler.game), node.span
@@ -162,9 +222,14 @@ def _joined(compiler, node, args, kwargs):
 FUNCTIONS = {
     "side": _side,
     "side_of": _side_of,
+    "corner": _corner,
+    "corner_of": _corner_of,
+    "centre": _centre,
+    "centre_of": _centre_of,
     "feature": _slot_function(lambda cell, i, slots, open_: tuple(sorted({c for c, _ in slots}))),
     "complete": _slot_function(lambda cell, i, slots, open_: bool(slots) and not open_),
     "joined": _joined,
     "first_side": _slot_function(lambda cell, i, slots, open_: bool(slots) and min(slots) == (cell, i)),
 }
-VALUES = {"side_directions": lambda game: (lambda ctx: tiles_of(game).directions)}
+VALUES = {"side_directions": lambda game: (lambda ctx: tiles_of(game).directions),
+          "corner_directions": lambda game: (lambda ctx: tiles_of(game).corner_directions)}

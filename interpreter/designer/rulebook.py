@@ -193,7 +193,7 @@ def _actions(game, missing) -> list:
 def _reasons(action) -> list:
     """The pack's reasons for refusing the action, its values named in words: `{cell}` -> "the cell"."""
     found = []
-    for why in list(action.param_whys.values()) + [why for _, why in action.when_parts]:
+    for why in list(action.param_whys.values()) + [why for _, why in action.when_parts + action.refuse_after_parts]:
         if why is not None and why.text:
             text = _said(why.text)
             if text not in found:

@@ -504,6 +504,8 @@ def action_blocks(action, level: int = 3) -> list:
         items.append(("choose ", Code(name), " from ", Code(unparse(domain) if domain is not None else "?")))
     if action.when is not None:
         items.append(("only when ", Code(unparse(action.when))))
+    if action.refuse_after is not None:
+        items.append(("refused when, after the move, ", Code(unparse(action.refuse_after))))
     if items:
         blocks.append(Items(tuple(items)))
     if action.effect:

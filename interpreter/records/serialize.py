@@ -62,6 +62,7 @@ STATE_TYPE = "boardrule-state"
 PHASES = ("setup", "round", "over")
 _MT_WORDS = 625  # the Mersenne Twister keeps 624 words plus a position
 _FAMILY_MEMBER = re.compile(r"^(.+)\((\d+)\)$")
+_DIGEST = re.compile(r"^[0-9a-f]{16}$")  # a position digest (runtime/after.py)
 
 
 # ------------------------------------------------------------------ values
@@ -195,11 +196,19 @@ def state_fields() -> tuple:
     return tuple(f.name for f in attrs.fields(State) if not f.metadata.get("transient"))
 
 
+def _optional_fields() -> dict:
+    """The State fields a save holds only when they differ from their default: name -> default."""
+    return {f.name: f.default for f in attrs.fields(State) if f.metadata.get("optional")}
+
+
 def state_to_json(game, state: State) -> dict:
     """A JSON-ready dict holding every field of `state`, for `game`'s pack."""
     fields = {}
+    optional = _optional_fields()
     for name in state_fields():
         value = getattr(state, name)
+        if name in optional and value == optional[name]:
+            continue  # an optional field at its default is left out: saves of packs that never set it stay as they were
         if name == "rng":
             fields[name] = _rng_to_json(value)
         elif name == "pending":
@@ -398,8 +407,21 @@ class _Reader:
             if type(entry) is not list or not entry or type(entry[0]) is not str:
                 raise SaveError(f"state.log[{i}]: expected an entry like [\"move\", seat, text]")
         out["steps_run"] = self.integer("steps_run", 0)
+        if "to_move_at_end" in self.fields:
+            seat = out["to_move_at_end"] = self.field("to_move_at_end")
+            if seat is not None:
+                _seat_check(seat, seats, "state.to_move_at_end")
+        if "positions" in self.fields:
+            positions = out["positions"] = self.typed("positions", tuple, "a tuple of position digests")
+            for i, digest in enumerate(positions):
+                if type(digest) is not str or not _DIGEST.match(digest):
+                    raise SaveError(f"state.positions[{i}]: expected a position digest (16 hex digits), "
+                                    f"got {_describe(digest)}")
         for field in attrs.fields(State):
             if field.name in out or field.metadata.get("transient"):
+                continue
+            if field.metadata.get("optional") and field.name not in self.fields:
+                out[field.name] = field.default  # left out when it held its default (state_to_json)
                 continue
             # a field without a check of its own: generic value, of the type of its default
             value = self.value(field.name)

@@ -13,6 +13,7 @@ import re
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError, did_you_mean
 from boardrule.dsl.exact import exact
+from boardrule.interpreter.runtime import after
 from boardrule.interpreter.runtime.budget import Meter, weight
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
@@ -192,13 +193,13 @@ def action_moves(game, state, seat, action, ctx=None) -> list:
     if when is not None and action.when_at == 0 and not when(ctx):
         return []  # most actions are ruled out before any parameter is listed
     if not action.params:
-        return [Move(seat, action.name, ())]
+        return after.kept(game, state, [Move(seat, action.name, ())])
     lister = action.lister
     if lister is None:
         lister = action.lister = _parameter_lister(action)
     found = []
     lister(ctx, ctx.env, seat, (), found)
-    return found
+    return after.kept(game, state, found)  # each candidate tried when the action says `refuse_after:`
 
 
 class _Found(Exception):
@@ -208,6 +209,18 @@ class _Found(Exception):
 class _FirstMove(list):
     def append(self, move):
         raise _Found
+
+
+class _FirstKept(list):
+    """Stops at the first move listed that the action's `refuse_after:` lets through."""
+
+    def __init__(self, game, state):
+        super().__init__()
+        self.game, self.state = game, state
+
+    def append(self, move):
+        if after.refusing_part(self.game, self.state, move) is None:
+            raise _Found
 
 
 _ASKING: set = set()  # (state, seat, action) whose moves `can_move` is listing now: a rule asking it again loops
@@ -233,14 +246,14 @@ def can_move(game, state, seat: int, name: str, span=None) -> bool:
         if when is not None and action.when_at == 0 and not when(ctx):
             return False
         if not action.params:
-            return True
-        if action.filtered is not None and (when is None or action.when_at == 0):
+            return not action.refuse_after or after.refusing_part(game, state, Move(seat, name, ())) is None
+        if action.filtered is not None and not action.refuse_after and (when is None or action.when_at == 0):
             return _first_value_passes(ctx, action, span)
         lister = action.lister
         if lister is None:
             lister = action.lister = _parameter_lister(action)
-        try:
-            lister(ctx, ctx.env, seat, (), _FirstMove())
+        try:  # with `refuse_after:`, the first move the state after it does not refuse
+            lister(ctx, ctx.env, seat, (), _FirstKept(game, state) if action.refuse_after else _FirstMove())
         except _Found:
             return True
         return False
@@ -394,6 +407,7 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
     if meter.left < 0:
         meter.over()
     _count_move(game, new)
+    after.remember_position(game, new)  # (a pack that reads `repeated`: the position this move starts from)
     if move.action == DONE:
         new.log.append(["move", move.seat, move_text(move, game)])
         _close(game, new, move.seat)  # (a pass it leads to is logged after it)
@@ -495,6 +509,8 @@ def settle(game, state: State) -> None:
     for seat in sorted(state.pending):
         if seat in state.pending and not legal_moves(game, state, seat):
             state.log.append(["pass", seat])
+            if _ends_as_one_passes(game, state):
+                return
             _close(game, state, seat)
     _advance(game, state)
 
@@ -530,6 +546,10 @@ def explain_illegal(game, state, move) -> str:
     if action.when is not None and not action.when(ctx):
         failing = next((node for check, node, _ in action.when_parts if not check(ctx)), action.when_node)
         return f"the condition of `{action.name}` fails: `when: {_source(game, failing)}`"
+    refused = after.refusing_part(game, state, move) if pending.choice is None else None
+    if refused is not None:
+        return (f"the condition after the move of `{action.name}` refuses it: `refuse_after: "
+                f"{_source(game, refused[0])}` holds on the state the move would leave")
     return "this answer is not one of the options of the choice being made"
 
 
@@ -619,19 +639,30 @@ def _open_next_in_queue(game, state):
 
 
 def _open(game, state, seat, step) -> bool:
-    """Open a decision for `seat`; a seat with no legal move passes at once."""
-    if seat in state.finished:
+    """Open a decision for `seat`; a seat with no legal move passes at once, unless the game ends first."""
+    if seat in state.finished or state.phase == "over":
         return False
     state.pending[seat] = Pending(step.actions, step.repeat, None, False, step.required)  # positional: cheaper
     if not _has_action(game, state, seat):
-        del state.pending[seat]
         state.log.append(["pass", seat])
+        if not _ends_as_one_passes(game, state):
+            del state.pending[seat]
         return False
     return True
 
 
+def _ends_as_one_passes(game, state) -> bool:
+    """Whether the game ends as a player with no legal move passes: `end`, judged per turn, is judged then
+    too, with that player's decision still open (so `end:` can say that the player to move cannot move)."""
+    if game.check_end == "turn":
+        _check_end(game, state)
+    return state.phase == "over"
+
+
 def _check_end(game, state):
     if state.phase == "round" and game.end(Ctx(game, state)):
+        if game.reads_to_move:  # `to_move` once the game is over: whose decision was open as it ended
+            state.to_move_at_end = next(iter(state.pending)) if len(state.pending) == 1 else None
         state.phase = "over"
         state.pending = {}
         state.queue = ()
@@ -677,7 +708,7 @@ def _advance(game, state):
                 _check_end(game, state)
             continue
         _start_decision(game, state, step)
-        if not state.pending:
+        if not state.pending and state.phase != "over":
             state.step += 1
 
 
@@ -704,7 +735,7 @@ def _start_decision(game, state, step):
         # what the others saw as the step began; a game of one player has no others
         state.snapshot = _board_snapshot(state) if len(state.players) > 1 else None
         for seat in who:
-            _open(game, state, seat, step)
+            _open(game, state, seat, step)  # (none opens once the game has ended before a pass)
         if not state.pending:
             state.snapshot = None  # nobody decides: the step is over, and the flow goes on changing this state
         return
@@ -717,6 +748,7 @@ def _who(game, state, step) -> list:
     if step.who is None:
         return [s for s in state.players if s not in finished] if finished else list(state.players)
     value = step.who(Ctx(game, state))
-    seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ())]
+    # nobody for none, alone or in a list (`who: [holder]` before anyone holds the role)
+    seats = [int(value)] if isinstance(value, Player) else [int(p) for p in (value or ()) if p is not None]
     return [s for s in seats if s not in finished] if finished else seats
 

@@ -2,7 +2,7 @@
 
 `refusal(game, state, seat, text)` says why a typed move is not legal now,
 as a player would put it: the pack's own reason (`why:` beside a parameter's
-list, a `when:` condition or a piece's placement rule) when it gives one,
+list, a `when:` or `refuse_after:` condition or a piece's placement rule) when it gives one,
 else the engine's words: a cell off the board or already taken, a name that
 is not one of the choices (with a did-you-mean), an action that is not
 possible at this moment, the condition that does not hold. It never names a
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from boardrule.dsl.diagnostics import did_you_mean
-from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime import after, flow
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.geometry import column_letters
 from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
@@ -183,8 +183,25 @@ def _value_refusal(game, state, seat, action, words, legal):
             return _domain_reason(game, state, seat, action, name, domain, value, value_type, allowed, bound, word)
         bound[name] = value
     if action.when is not None:
-        return _when_reason(game, state, seat, action, bound)
-    return None
+        reason = _when_reason(game, state, seat, action, bound)
+        if reason is not None:
+            return reason
+    return _after_reason(game, state, seat, action, bound)
+
+
+def _after_reason(game, state, seat, action, bound):
+    """The first `refuse_after:` condition that holds on the state the move would leave, as the pack says it
+    (its `why:`, told in that state) or in the engine's words; None when none holds."""
+    if not action.refuse_after or len(bound) != len(action.params):
+        return None
+    try:
+        found = after.refusing_part(game, state, Move(seat, action.name, tuple(bound[n] for n in action.param_names)))
+    except Exception:  # a reason is a courtesy: the engine's own words will do
+        return None
+    if found is None:
+        return None
+    node, why, ctx = found
+    return tell(game, why, ctx) or f"not allowed: after this move, `{_source(game, node)}` would hold"
 
 
 def _read(game, word, value_type, base):

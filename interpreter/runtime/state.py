@@ -133,6 +133,12 @@ class State:
     # how deep triggers are nested right now (a guard while an effect runs)
     trigger_depth: int = attrs.field(default=0, eq=False, metadata={"transient": True})
     snapshot: object = None  # boards as a simultaneous step began (what others may see)
+    # the seat whose decision was open when the game ended (`to_move` once it is over); kept, and saved, only
+    # for a pack whose rules read `to_move` (an optional field: saved when set, read as None when missing)
+    to_move_at_end: int | None = attrs.field(default=None, metadata={"optional": True})
+    # the digests of the positions the boards were in as each move was made (runtime/after.py), in order; kept,
+    # and saved, only for a pack whose rules read `repeated` (optional, as above); replays make it again
+    positions: tuple = attrs.field(default=(), metadata={"optional": True})
     # legal action moves per seat, valid until an effect changes this state
     moves_cache: dict = attrs.field(factory=dict, eq=False, repr=False, metadata={"transient": True})
     # moves made in the step now open, as (phase, round, step, count): a guard against endless repeats
@@ -173,9 +179,24 @@ class State:
         new.pending = {seat: Pending(p.actions, p.repeat, p.choice, p.moved, p.required)
                        for seat, p in self.pending.items()}
         new.finished, new.log, new.steps_run = list(self.finished), list(self.log), self.steps_run
+        new.to_move_at_end, new.positions = self.to_move_at_end, self.positions
         new.trigger_depth, new.snapshot, new.moves_cache = 0, self.snapshot, {}
         new.step_moves, new.owned_decks, new.meter, new.memo = self.step_moves, set(), self.meter, None
         return new
 
 
 _new_state = object.__new__
+
+
+def player_to_move(state):
+    """`to_move`: the player whose decision is open now; none when no decision is open or several players
+    decide at once; once the game is over, the one whose decision was open when it ended."""
+    from boardrule.interpreter.runtime.values import PLAYERS
+    if state.phase == "over":
+        seat = state.to_move_at_end
+        return None if seat is None else PLAYERS[seat]
+    pending = state.pending
+    if len(pending) != 1:
+        return None
+    for seat in pending:
+        return PLAYERS[seat]
