@@ -411,3 +411,23 @@ class ArtCell:
 class Art:
     rows: tuple  # of tuples of ArtCell
     span: Span
+
+
+def methods_by_class(owner: type, prefix: str) -> dict:
+    """{node class: `owner`'s method named `prefix` + the class's name}, for the classes of this
+    module that `owner` (or a class it inherits from) has such a method for: a visitor dispatches
+    on a node's class through it.
+
+    >>> class Printer:
+    ...     def p_Number(self, node): return str(node.value)
+    >>> methods_by_class(Printer, "p_") == {Number: Printer.p_Number}
+    True
+    """
+    classes = {name: cls for name, cls in globals().items()
+               if isinstance(cls, type) and cls.__module__ == __name__}
+    found = {}
+    for klass in reversed(owner.__mro__):  # a subclass's method wins over the one it inherits
+        for attribute, method in vars(klass).items():
+            if attribute.startswith(prefix) and attribute[len(prefix):] in classes:
+                found[classes[attribute[len(prefix):]]] = method
+    return found

@@ -111,8 +111,7 @@ class Checker:
 
     # ----------------------------------------------------------- expressions
     def expr(self, node, scope: Scope) -> Type:
-        method = getattr(self, "x_" + type(node).__name__)
-        t = method(node, scope)
+        t = _EXPRESSION_CHECKS[type(node)](self, node, scope)
         self.out.types[node] = t
         return t
 
@@ -640,7 +639,7 @@ class Checker:
             if isinstance(stmt, ast.LetStmt):  # a local name for the rest of the block
                 scope = scope.bind(stmt.name, self.expr(stmt.value, scope))
                 continue
-            getattr(self, "s_" + type(stmt).__name__)(stmt, scope)
+            _STATEMENT_CHECKS[type(stmt)](self, stmt, scope)
 
     def s_Place(self, node, scope):
         self.expect(node.kind, scope, SYM, "the piece to place")
@@ -790,3 +789,8 @@ class Checker:
         if len(self.bag.diagnostics) > before:
             self._note_use(before, node.name, node.span)
 
+
+
+#: node class -> the Checker method that types it, and statement class -> the one that checks it
+_EXPRESSION_CHECKS = ast.methods_by_class(Checker, "x_")
+_STATEMENT_CHECKS = ast.methods_by_class(Checker, "s_")

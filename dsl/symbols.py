@@ -12,6 +12,7 @@ from boardrule.dsl.builtins import (CELL_PROPERTIES, CELL_RELATIVE, CORNER_DIREC
                                     direction_family)
 from boardrule.dsl.type_words import TypeWordError, read_type_word
 from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of, record_of
+from boardrule.dsl import ast as nodes
 
 RESERVED = {"it", "self", "me"}
 
@@ -320,8 +321,8 @@ def _property_clash(t: SymbolTable, name: str):
 def die_type(table: SymbolTable, die):
     """A die shows numbers, shapes or names, judged from its faces."""
     faces = [f for f in die.faces if f is not None]
-    if faces and all(type(f).__name__ == "Number" for f in faces):
+    if faces and all(type(f) is nodes.Number for f in faces):
         return NUM
-    if faces and all(type(f).__name__ == "Name" and f.id in table.shapes for f in faces):
+    if faces and all(type(f) is nodes.Name and f.id in table.shapes for f in faces):
         return SHAPE
     return SYM

@@ -96,8 +96,9 @@ def test_the_engine_evaluates_and_imports_nothing_dynamically():
 
 
 def test_attribute_lookups_by_name_use_the_engines_own_prefixes():
-    """getattr in the engine reads a fixed name, a method with a fixed prefix (`"c_" + node class`),
-    or a field of its own records; a pack's text never names what is read."""
+    """getattr in the engine reads a fixed name, a method with a fixed prefix and a name of the
+    engine's own, or a field of its own records; a pack's text never names what is read (visitors
+    dispatch by node class, through dsl.ast.methods_by_class)."""
     for path, node in _engine_calls():
         if _call_name(node) != ("", "getattr") or len(node.args) < 2:
             continue

@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast as py
 import operator
 
+from boardrule.dsl import ast as nodes
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import pycode
@@ -43,11 +44,9 @@ from boardrule.interpreter.runtime.after import is_repeated
 from boardrule.interpreter.runtime.state import player_to_move
 from boardrule.interpreter.runtime.values import RuleError
 
-#: the node kinds written out here; any other is called as a compiled closure
-GENERATED = frozenset({"Number", "String", "Name", "BinOp", "Not", "Negate", "Conditional", "Member", "Where",
-                       "Call", "Attribute", "Let"})
 #: a root worth a function of its own: a node that combines others (a lone name stays a closure)
-ROOTS = frozenset({"BinOp", "Not", "Negate", "Conditional", "Member", "Where", "Call", "Attribute"})
+ROOTS = frozenset({nodes.BinOp, nodes.Not, nodes.Negate, nodes.Conditional, nodes.Member, nodes.Where, nodes.Call,
+                   nodes.Attribute})
 _ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
 _ORDERED = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
 _CONSTANT_NAMES = {("value", "true"): True, ("value", "false"): False, ("value", "none"): None}
@@ -116,10 +115,11 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
 
     # ------------------------------------------------------------------ nodes
     def expr(self, node) -> py.expr:
-        kind = type(node).__name__
-        if kind not in GENERATED:
+        """`node` written out by its class's `g_` method (GENERATORS); any other class is its closure."""
+        generate_node = GENERATORS.get(type(node))
+        if generate_node is None:
             return self.fallback(node)
-        return getattr(self, "g_" + kind)(node)
+        return generate_node(self, node)
 
     def fallback(self, node) -> py.expr:
         """A node this module does not write: its closure, called with the context."""
@@ -242,6 +242,10 @@ class RuleFunction(LoopGeneration, DirectionGeneration):
     def g_Member(self, node):
         op = py.NotIn() if node.negated else py.In()
         return py.Compare(left=self.expr(node.item), ops=[op], comparators=[self.expr(node.container)])
+
+
+#: node class -> the method that writes it out; the classes not here are called as compiled closures
+GENERATORS = nodes.methods_by_class(RuleFunction, "g_")
 
 
 def _ordered_helper(compare):

@@ -45,6 +45,7 @@ from boardrule.dsl.types import CELL, list_of
 from boardrule.interpreter.compiler import fastpaths, functions
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, Player, RuleError
+from boardrule.dsl import ast as nodes
 
 CELLS = list_of(CELL)
 #: the cell tables a cell's name reads (`adjacent`, `column(c)`): each entry a tuple of cells
@@ -265,7 +266,7 @@ class LoopGeneration:
         args = node.args
         if func not in _FOLDS:
             return None
-        if type(args[0]).__name__ == "Comprehension":
+        if type(args[0]) is nodes.Comprehension:
             return self.comprehension_fold(func, args[0])
         by_sets = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1] if len(args) > 1 else None)
         if by_sets is not None:
@@ -290,7 +291,7 @@ class LoopGeneration:
         """`count(L where C)`, `any(L where C)`, `none(L where C)`: one generator over L that tests C,
         stopping at the first element that passes for `any` and `none`, with no list made between
         (filter fusion); None when the filter is no generated loop (a set-based one, a closure)."""
-        if type(source).__name__ != "Where" or fastpaths.cell_filter(self.compiler, source, split=False):
+        if type(source) is not nodes.Where or fastpaths.cell_filter(self.compiler, source, split=False):
             return None
         made = self.loop(source.source, source.condition)
         if made is None:
@@ -465,7 +466,7 @@ class LoopGeneration:
 
     def sure_cell_value(self, node) -> bool:
         """True when `node` is `it` of a loop over sure cells, or a parameter given one."""
-        if type(node).__name__ != "Name":
+        if type(node) is not nodes.Name:
             return False
         resolution = self.compiler.resolved.get(node)
         scope = self.current_scope()
@@ -489,7 +490,7 @@ class LoopGeneration:
             return {}
         read = {}
         for inner in walk(node):
-            resolution = self.compiler.resolved.get(inner) if type(inner).__name__ == "Name" else None
+            resolution = self.compiler.resolved.get(inner) if type(inner) is nodes.Name else None
             if resolution is not None and resolution[0] == "local" and resolution[1] in self.locals:
                 read[resolution[1]] = self.locals[resolution[1]][0]
         return read
@@ -536,8 +537,8 @@ def sure_cell_list(resolved, node, defines=None) -> bool:
     """True when every element of `node`'s value is a cell (an int), never `none`: the board's cells,
     a region, a cell table, any filter of them, and a definition whose body is one (`defines`: the
     pack's definitions by name)."""
-    kind = type(node).__name__
-    if kind == "Where":
+    kind = type(node)
+    if kind is nodes.Where:
         return sure_cell_list(resolved, node.source, defines)
     resolution = resolved.get(node)
     if resolution is None:
@@ -545,31 +546,31 @@ def sure_cell_list(resolved, node, defines=None) -> bool:
     what, name = resolution
     if what == "define" and defines is not None:
         return sure_cell_list(resolved, defines[name].body, None)  # one level: no chain is followed
-    if kind == "Name":
+    if kind is nodes.Name:
         return what == "region" or what == "value" and name in _BOARD_CELLS or (
             what == "relative" and name in CELL_TABLES)
-    return kind == "Call" and what == "function" and name in CELL_TABLES and len(node.args) == 1
+    return kind is nodes.Call and what == "function" and name in CELL_TABLES and len(node.args) == 1
 
 
 def _reads_it(compiler, node, definitions) -> bool:
-    kind = type(node).__name__
-    if kind == "tuple":
+    kind = type(node)
+    if kind is tuple:
         return any(_reads_it(compiler, n, definitions) for n in node)
     if not attrs.has(type(node)):
         return False
-    resolution = compiler.resolved.get(node) if kind in ("Name", "Call") else None
-    if kind == "Name":
+    resolution = compiler.resolved.get(node) if kind in (nodes.Name, nodes.Call) else None
+    if kind is nodes.Name:
         if compiler.reads_it(node):
             return True
         what = resolution[0] if resolution else None
         if what == "define":
             return _definition_reads_it(compiler, resolution[1], definitions)
         return what in ("prop", "rule", "relative")
-    if kind == "Where":
+    if kind is nodes.Where:
         return _reads_it(compiler, node.source, definitions)  # the condition has its own `it`
-    if kind == "Keyword":
+    if kind is nodes.Keyword:
         return True  # a keyword's value may or may not bind its own `it`: said True
-    if kind == "Call" and resolution is not None:
+    if kind is nodes.Call and resolution is not None:
         what, name = resolution
         if what == "aggregate" and len(node.args) == 2:
             return _reads_it(compiler, node.args[0], definitions)  # the body has its own `it`

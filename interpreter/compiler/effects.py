@@ -13,6 +13,7 @@ from boardrule.dsl.types import ANY, item_type
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
+from boardrule.dsl import ast as nodes
 
 MAX_LOOP = 10_000
 MAX_DECK = MAX_DECK_CARDS  # cards in one deck
@@ -56,7 +57,7 @@ class EffectCompiler:
 
     def block(self, stmts):
         compiled = [self.statement(s) for s in stmts]
-        local = tuple(dict.fromkeys(s.name for s in stmts if type(s).__name__ == "LetStmt"))
+        local = tuple(dict.fromkeys(s.name for s in stmts if type(s) is nodes.LetStmt))
         if local:
             return _with_locals(compiled, local)
         if len(compiled) == 1:
@@ -89,7 +90,7 @@ class EffectCompiler:
         return let
 
     def statement(self, node):
-        return getattr(self, "s_" + type(node).__name__)(node)
+        return _STATEMENT_COMPILERS[type(node)](self, node)
 
     def e(self, node):
         return self.exprs.compile(node)
@@ -377,7 +378,7 @@ class EffectCompiler:
 
     # ----------------------------------------------------------- chance
     def s_Roll(self, node):
-        items = node.dice.items if type(node.dice).__name__ == "ListExpr" else (node.dice,)
+        items = node.dice.items if type(node.dice) is nodes.ListExpr else (node.dice,)
         names = tuple(item.id for item in items)
         faces = self.game.dice_faces
 
@@ -511,3 +512,7 @@ def fire(ctx, event, data):
 
 def _shown(value) -> str:
     return "none" if value is None else repr(value) if isinstance(value, str) else str(value)
+
+
+#: statement class -> the EffectCompiler method that compiles it
+_STATEMENT_COMPILERS = nodes.methods_by_class(EffectCompiler, "s_")

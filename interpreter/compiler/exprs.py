@@ -50,12 +50,12 @@ class ExprCompiler:
     def compile(self, node):
         """`ctx -> value` for an expression: a generated function where the node combines others
         (codegen.py), the closure of its kind otherwise."""
-        if GENERATE and type(node).__name__ in codegen.ROOTS:
+        if GENERATE and type(node) in codegen.ROOTS:
             return codegen.generate(self, node)
         return self.compile_closure(node)
 
     def compile_closure(self, node):
-        return getattr(self, "c_" + type(node).__name__)(node)
+        return _CLOSURE_COMPILERS[type(node)](self, node)
 
     # -------------------------------------------------------------- atoms
     def c_Number(self, node):
@@ -281,7 +281,7 @@ class ExprCompiler:
     def _membership_filter(self, node):
         """`source where it in X` (or `not in`), X not reading `it`: X is worked out once, not per element."""
         condition = node.condition
-        if (type(condition).__name__ != "Member" or not self.reads_it(condition.item)
+        if (type(condition) is not ast.Member or not self.reads_it(condition.item)
                 or not self._same_for_every_element(condition.container)):
             return None
         source, container, negated = self.compile(node.source), self.compile(condition.container), condition.negated
@@ -304,10 +304,10 @@ class ExprCompiler:
 
     def _same_for_every_element(self, node) -> bool:
         """A variable, an option, a set of symbols or a local other than `it` (or a variable of one)."""
-        kind = type(node).__name__
-        if kind == "Attribute":
+        kind = type(node)
+        if kind is ast.Attribute:
             return self.resolved.get(node, ("",))[0] == "player_var" and self._same_for_every_element(node.obj)
-        if kind != "Name" or id(node) in self._it_reads:
+        if kind is not ast.Name or id(node) in self._it_reads:
             return False
         return self.resolved.get(node, ("",))[0] in ("global", "player_var", "option", "symset", "local")
 
@@ -377,7 +377,7 @@ class ExprCompiler:
         equal = node.op == "=="
         value = _constant_of(self.resolved, node.right)
         if value is not _NOT_CONSTANT:
-            prop = self.resolved.get(node.left) if type(node.left).__name__ == "Name" else None
+            prop = self.resolved.get(node.left) if type(node.left) is ast.Name else None
             fused = (functions.current_comparison(self.game, prop[1], operator.eq if equal else operator.ne, value)
                      if prop is not None and prop[0] == "prop" else None)
             if fused is not None:
@@ -542,7 +542,7 @@ class ExprCompiler:
 
     def _plain_local(self, node):
         """The name of the local `node` reads (a parameter, a loop's variable), if it is one and not `it`."""
-        if type(node).__name__ != "Name" or id(node) in self._it_reads:
+        if type(node) is not ast.Name or id(node) in self._it_reads:
             return None
         kind, name = self.resolved.get(node, ("", None))
         return name if kind == "local" else None
@@ -566,17 +566,17 @@ def _parameter_reads(body, param, resolved):
             return all(walk(n, inner) for n in node)
         if not attrs.has(type(node)):
             return True
-        kind = type(node).__name__
-        if kind == "Name":
+        kind = type(node)
+        if kind is ast.Name:
             if resolved.get(node) != ("local", param):
                 return True
             found.add(id(node))
             return not inner
-        if kind in ("Where", "Comprehension"):
+        if kind in (ast.Where, ast.Comprehension):
             inner = True
-        elif kind == "Call" and resolved.get(node, ("",))[0] in ("aggregate", "pairwise"):
+        elif kind is ast.Call and resolved.get(node, ("",))[0] in ("aggregate", "pairwise"):
             inner = True
-        elif kind == "Keyword":
+        elif kind is ast.Keyword:
             inner = True
         return all(walk(getattr(node, f.name), inner) for f in attrs.fields(type(node)) if f.name != "span")
 
@@ -589,14 +589,14 @@ _VARYING = frozenset({"local", "it", "self", "prop", "relative"})
 
 def _varies(resolved, node) -> bool:
     """True when `node` reads a name whose value changes while moves are listed (_VARYING)."""
-    return any(type(inner).__name__ == "Name" and resolved.get(inner, ("",))[0] in _VARYING
+    return any(type(inner) is ast.Name and resolved.get(inner, ("",))[0] in _VARYING
                for inner in walk(node))
 
 
 def _calls_definitions(body, resolved) -> bool:
     """True when `body` uses other definitions twice or more: a chain of such definitions
     branches (one use each is a chain as long as the pack, no more)."""
-    uses = sum(1 for node in walk(body) if type(node).__name__ in ("Name", "Call")
+    uses = sum(1 for node in walk(body) if type(node) in (ast.Name, ast.Call)
                and resolved.get(node, ("",))[0] == "define")
     return uses >= 2
 
@@ -648,13 +648,17 @@ _CONSTANT_VALUES = {("value", "none"): None, ("value", "true"): True, ("value", 
 
 def _constant_of(resolved, node):
     """The value of a literal, a symbol or none/true/false; _NOT_CONSTANT otherwise."""
-    kind = type(node).__name__
-    if kind in ("Number", "String"):
+    kind = type(node)
+    if kind in (ast.Number, ast.String):
         return node.value
-    if kind == "Name":
+    if kind is ast.Name:
         resolution = resolved.get(node)
         if resolution in (("symbol", node.id), ("record", node.id)):
             return node.id
         if resolution is not None and resolution[0] == "value":
             return _CONSTANT_VALUES.get(resolution, _NOT_CONSTANT)
     return _NOT_CONSTANT
+
+
+#: node class -> the ExprCompiler method that makes its closure
+_CLOSURE_COMPILERS = ast.methods_by_class(ExprCompiler, "c_")

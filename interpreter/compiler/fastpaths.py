@@ -17,6 +17,7 @@ from boardrule.dsl.lints import walk
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
+from boardrule.dsl import ast as nodes
 
 CELLS = list_of(CELL)
 _SCALARS = (SYM, NUM, STR, BOOL, NONE)  # hashable values a property is compared with
@@ -41,21 +42,21 @@ _NOT_CONSTANT = object()
 
 
 def _property_name(resolved, node):
-    if type(node).__name__ != "Name":
+    if type(node) is not nodes.Name:
         return None
     resolution = resolved.get(node)
     return resolution[1] if resolution is not None and resolution[0] == "prop" else None
 
 
 def _constant(resolved, node):
-    kind = type(node).__name__
-    if kind == "Number":
+    kind = type(node)
+    if kind is nodes.Number:
         return node.value
-    if kind == "String":
+    if kind is nodes.String:
         return node.value
-    if kind == "Name" and resolved.get(node) == ("symbol", node.id):
+    if kind is nodes.Name and resolved.get(node) == ("symbol", node.id):
         return node.id
-    if kind == "Name" and resolved.get(node) == ("value", "none"):
+    if kind is nodes.Name and resolved.get(node) == ("value", "none"):
         return None
     return _NOT_CONSTANT
 
@@ -146,8 +147,8 @@ class _Conditions:
         self.resolved = compiler.resolved
 
     def build(self, node):
-        method = getattr(self, "n_" + type(node).__name__, None)
-        return None if method is None else method(node)
+        method = _CONDITION_BUILDERS.get(type(node))
+        return None if method is None else method(self, node)
 
     # ------------------------------------------------------------ structure
     def n_Not(self, node):
@@ -300,11 +301,11 @@ class _Conditions:
         return Kinds((members, node.negated))
 
     def _constant_list(self, node):
-        if type(node).__name__ == "ListExpr":
+        if type(node) is nodes.ListExpr:
             values = [_constant(self.resolved, item) for item in node.items]
             return None if any(v is _NOT_CONSTANT for v in values) else values
         resolution = self.resolved.get(node)
-        if type(node).__name__ == "Name" and resolution is not None and resolution[0] == "symset":
+        if type(node) is nodes.Name and resolution is not None and resolution[0] == "symset":
             return list(self.game.symbol_sets[resolution[1]])
         return None
 
@@ -320,13 +321,13 @@ class _Conditions:
 
     def _invariant(self, node):
         """True for values that neither depend on `it` nor can fail: locals, `self`, their kind or attributes."""
-        name = type(node).__name__
+        name = type(node)
         resolution = self.resolved.get(node)
         if resolution is None:
             return False
-        if name == "Name":
+        if name is nodes.Name:
             return resolution[0] in ("local", "self", "symbol", "record", "global", "option")
-        if name == "Attribute" and resolution[0] == "attr":
+        if name is nodes.Attribute and resolution[0] == "attr":
             attribute = resolution[1]
             readable = attribute in _SAFE_READS or (attribute in self.game.static_attribute_names
                                                     and attribute not in self.game.mark_names)
@@ -353,6 +354,10 @@ class _Conditions:
         return frozenset(found)
 
 
+#: node class -> the _Conditions method that builds its condition (other classes: no fast path)
+_CONDITION_BUILDERS = nodes.methods_by_class(_Conditions, "n_")
+
+
 def _own_value(game, attribute, kind, extra):
     """A cell's `attribute`, as functions.property_reader reads it."""
     if kind is None:
@@ -366,9 +371,9 @@ def _own_value(game, attribute, kind, extra):
 def whole_board(compiler, node):
     """`ctx -> board` when `node` is every cell of one board (`cells`, `p.cells`), else None."""
     resolution = compiler.resolved.get(node)
-    if type(node).__name__ == "Name" and resolution == ("value", "cells"):
+    if type(node) is nodes.Name and resolution == ("value", "cells"):
         return lambda ctx: ctx.board
-    if type(node).__name__ == "Attribute" and resolution == ("player_prop", "cells"):
+    if type(node) is nodes.Attribute and resolution == ("player_prop", "cells"):
         if compiler.game.shared_board:
             return lambda ctx: 0
         player = compiler.compile(node.obj)
@@ -464,7 +469,7 @@ def _allowed_filter(compiler, node):
     (one rule per kind, worked out once per kind); the other kinds run their rule per cell."""
     call = node.condition
     if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
-            or not compiler.reads_it(call.args[1]) or type(call.args[0]).__name__ != "Name"
+            or not compiler.reads_it(call.args[1]) or type(call.args[0]) is not nodes.Name
             or compiler.resolved.get(call.args[0], ("",))[0] not in _SAME_FOR_EVERY_CELL):
         return None
     by_kind = {}
@@ -493,11 +498,11 @@ def neighbour_test(compiler, rule):
     named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
     resolved = compiler.resolved
     if (resolved.get(rule) != ("aggregate", "any") or len(rule.args) != 1 or rule.kwargs
-            or type(rule.args[0]).__name__ != "Where"):
+            or type(rule.args[0]) is not nodes.Where):
         return None
     where = rule.args[0]
     source = resolved.get(where.source)
-    if (type(where.source).__name__ != "Name" or source is None or source[0] != "relative"
+    if (type(where.source) is not nodes.Name or source is None or source[0] != "relative"
             or source[1] not in compiler.game.cell_tables):
         return None
     if any(resolved.get(n, ("",))[0] in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
@@ -542,7 +547,7 @@ def _passing_cells(test, kinds, attrs, base) -> set:
 def _prefiltered(compiler, node):
     """`A and B`, `A or B` with A a test of the cell alone: B runs only on the cells A leaves undecided."""
     condition = node.condition
-    if type(condition).__name__ != "BinOp" or condition.op not in ("and", "or"):
+    if type(condition) is not nodes.BinOp or condition.op not in ("and", "or"):
         return None
     first = cell_condition(compiler, condition.left)
     if first is None:
@@ -601,7 +606,7 @@ def cell_aggregate(compiler, name, source_node, body_node):
         return None
     if body_node is None:
         source_node = _through_defines(compiler, source_node)
-        if type(source_node).__name__ != "Where" or name == "all":  # all(list) tests the cells themselves
+        if type(source_node) is not nodes.Where or name == "all":  # all(list) tests the cells themselves
             return None
         source_node, body_node = source_node.source, source_node.condition
     if compiler.types.get(source_node) != CELLS:
@@ -685,7 +690,7 @@ def _count_passing(test, state, cells):
 
 def _through_defines(compiler, node):
     """The body of a definition without parameters that `node` names (`banks`), else `node`."""
-    while type(node).__name__ == "Name" and compiler.resolved.get(node, ("",))[0] == "define":
+    while type(node) is nodes.Name and compiler.resolved.get(node, ("",))[0] == "define":
         define = compiler.game.defines[compiler.resolved[node][1]]
         if define.params:
             break

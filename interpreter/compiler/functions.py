@@ -16,6 +16,7 @@ from boardrule.interpreter.runtime.shapes import Shape
 from boardrule.interpreter.runtime.after import is_repeated
 from boardrule.interpreter.runtime.state import player_to_move
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Choice, Player, RuleError
+from boardrule.dsl import ast as nodes
 
 MAX_CHOICE_SUBSETS = 50_000
 NO_ATTRIBUTES = {}  # the declared attributes of a kind that has none
@@ -326,7 +327,7 @@ def _aggregate(compiler, node, pairwise):
         pick = min if name == "min" else max
         return lambda ctx: pick(a(ctx), b(ctx))
     first = node.args[0]
-    if type(first).__name__ == "Comprehension":
+    if type(first) is nodes.Comprehension:
         return _comprehension(compiler, name, first)
     fast = fastpaths.cell_aggregate(compiler, name, first, node.args[1] if len(node.args) > 1 else None)
     if fast is not None:

@@ -23,6 +23,7 @@ from boardrule.interpreter.compiler import exprs as exprs_module
 from boardrule.interpreter.compiler.codegen_listing import generate_lister
 from boardrule.interpreter.compiler.exprs import ExprCompiler
 from boardrule.interpreter.runtime.values import CELL_BITS, RuleError
+from boardrule.dsl import ast as nodes
 
 MAX_SEATS = 12
 GENERATE_LISTERS = True  # an action's moves listed by a generated function (codegen_listing.py); False: closures
@@ -185,7 +186,7 @@ def mark_uses(model, resolved) -> dict:
         """(the marks read right here, the keys of the parts read from here)."""
         found, refs = set(), set()
         for node in walk(roots):
-            what = resolved.get(node) if type(node).__name__ in ("Name", "Attribute", "Call") else None
+            what = resolved.get(node) if type(node) in (nodes.Name, nodes.Attribute, nodes.Call) else None
             if what is None:
                 continue
             if what[0] in ("prop", "attr") and what[1] in marks:
@@ -262,7 +263,7 @@ def _family(game, shape, condition, kind, layout):
 
 def _face(node):
     """A die face as stored in a state: a number or a name (never an object)."""
-    return node.value if type(node).__name__ == "Number" else getattr(node, "id", None)
+    return node.value if type(node) is nodes.Number else getattr(node, "id", None)
 
 
 def _cards(value) -> list:
@@ -326,7 +327,7 @@ def _filtered_domain(exprs, action):
     if len(action.params) != 1:
         return None
     domain = action.params[0][1]
-    if type(domain).__name__ != "Where":
+    if type(domain) is not nodes.Where:
         return None
     return exprs.compile(domain.source), exprs.compile(domain.condition)
 
@@ -388,12 +389,12 @@ _DISTINCT_CALLS = {("function", n) for n in ("adjacent", "surrounding", "row", "
 def _distinct(node, resolved, defines, depth=0) -> bool:
     """True when a parameter's values can never hold one value twice (a filter of such a list too, and
     a definition whose body is one)."""
-    kind = type(node).__name__
-    if kind == "Where":
+    kind = type(node)
+    if kind is nodes.Where:
         return _distinct(node.source, resolved, defines, depth)
-    if kind == "Range":
+    if kind is nodes.Range:
         return True
-    what = resolved.get(node) if kind in ("Name", "Call") else None
+    what = resolved.get(node) if kind in (nodes.Name, nodes.Call) else None
     if what is not None and what[0] == "define" and depth < 8:
         return _distinct(defines[what[1]].body, resolved, defines, depth + 1)
     return what is not None and (what in _DISTINCT_NAMES or what in _DISTINCT_CALLS or what[0] == "region")
@@ -447,7 +448,7 @@ def _when_at(action) -> int:
 def _names_in(node) -> set:
     import attrs as _attrs
     found = set()
-    if type(node).__name__ == "Name":
+    if type(node) is nodes.Name:
         found.add(node.id)
     if _attrs.has(type(node)):
         for field in _attrs.fields(type(node)):

@@ -26,9 +26,10 @@ uses instead.
 from __future__ import annotations
 
 from boardrule.dsl.lints import walk
+from boardrule.dsl import ast as nodes
 
 # what a body must hold to be worth remembering: work beyond reading a few values
-_WORK = ("Where", "Comprehension")
+_WORK = (nodes.Where, nodes.Comprehension)
 _WORK_CALLS = ("aggregate", "function", "family", "rule")
 # what a body may not read to be remembered: values the key leaves out
 _UNKEYED = ("event_attr", "mark")
@@ -48,13 +49,13 @@ def worth_remembering(game, resolved, name, seen=None) -> bool:
     body = game.defines[name].body
     does_work, keyed = False, True
     for node in walk(body):
-        kind = type(node).__name__
-        resolution = resolved.get(node, ("", None)) if kind in ("Name", "Call", "Attribute") else ("", None)
-        if kind in _WORK or (kind == "Call" and resolution[0] in _WORK_CALLS) or resolution[0] == "define":
+        kind = type(node)
+        resolution = resolved.get(node, ("", None)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else ("", None)
+        if kind in _WORK or (kind is nodes.Call and resolution[0] in _WORK_CALLS) or resolution[0] == "define":
             does_work = True  # (a definition asked by another may do the work: a chain of them branches)
         if resolution[0] in _UNKEYED or _reads_marks(game, node, kind):
             keyed = False
-        if resolution[0] == "define" and kind in ("Name", "Call"):
+        if resolution[0] == "define" and kind in (nodes.Name, nodes.Call):
             seen = seen if seen is not None else {name}
             if resolution[1] not in seen:
                 seen.add(resolution[1])
@@ -67,16 +68,16 @@ def _reads_the_cell(resolved, body) -> bool:
     """A bare property, `it` or `self` outside any filter or aggregate of its own: the value is the
     cell's (a filter's `it` inside the body is its own business)."""
     def walk_outside(node, inside):
-        kind = type(node).__name__
-        if kind == "tuple":
+        kind = type(node)
+        if kind is tuple:
             return any(walk_outside(n, inside) for n in node)
         if not hasattr(node, "__attrs_attrs__"):
             return False
-        resolution = resolved.get(node) if kind in ("Name", "Call", "Attribute") else None
-        if not inside and kind == "Name" and resolution is not None and resolution[0] in ("prop", "it", "self",
+        resolution = resolved.get(node) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else None
+        if not inside and kind is nodes.Name and resolution is not None and resolution[0] in ("prop", "it", "self",
                                                                                          "relative"):
             return True
-        if kind in ("Where", "Comprehension") or (kind == "Call" and resolution and resolution[0] in
+        if kind in (nodes.Where, nodes.Comprehension) or (kind is nodes.Call and resolution and resolution[0] in
                                                   ("aggregate", "pairwise")):
             inside = True
         return any(walk_outside(getattr(node, f.name), inside) for f in node.__attrs_attrs__ if f.name != "span")
@@ -86,11 +87,11 @@ def _reads_the_cell(resolved, body) -> bool:
 def _keyed(game, resolved, name, seen) -> bool:
     """True when definition `name` (and those it uses) reads nothing the key leaves out."""
     for node in walk(game.defines[name].body):
-        kind = type(node).__name__
-        resolution = resolved.get(node, ("", None)) if kind in ("Name", "Call", "Attribute") else ("", None)
+        kind = type(node)
+        resolution = resolved.get(node, ("", None)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else ("", None)
         if resolution[0] in _UNKEYED or _reads_marks(game, node, kind):
             return False
-        if resolution[0] == "define" and kind in ("Name", "Call") and resolution[1] not in seen:
+        if resolution[0] == "define" and kind in (nodes.Name, nodes.Call) and resolution[1] not in seen:
             seen.add(resolution[1])
             if not _keyed(game, resolved, resolution[1], seen):
                 return False
@@ -100,9 +101,9 @@ def _keyed(game, resolved, name, seen) -> bool:
 def _reads_marks(game, node, kind) -> bool:
     """A bare name or an attribute that reads a mark of the scoring (`fed`, `it.fed`)."""
     marks = game.mark_names
-    if kind == "Name":
+    if kind is nodes.Name:
         return node.id in marks
-    if kind == "Attribute":
+    if kind is nodes.Attribute:
         return node.name in marks
     return False
 

@@ -11,12 +11,13 @@ state's clones share both, so a game works each such definition out once.
 from __future__ import annotations
 
 from boardrule.dsl.lints import walk
+from boardrule.dsl import ast as nodes
 
 # what a name may be resolved to and still read nothing a move can change
 FIXED_RESOLUTIONS = frozenset({"option", "symbol", "symset", "shape", "direction", "record", "record_kind"})
 FIXED_VALUES = frozenset({"players", "kinds", "true", "false", "none"})
-FIXED_NODES = frozenset({"Number", "String", "BinOp", "Not", "Negate", "Conditional", "ListExpr", "Member",
-                         "Range", "Index"})
+FIXED_NODES = frozenset({nodes.Number, nodes.String, nodes.BinOp, nodes.Not, nodes.Negate, nodes.Conditional,
+                         nodes.ListExpr, nodes.Member, nodes.Range, nodes.Index})
 
 
 def is_fixed_per_game(game, resolved, name, known: dict | None = None) -> bool:
@@ -45,8 +46,8 @@ def _fixed(game, resolved, body, seen, known) -> bool:
 
 def _fixed_node(game, resolved, node, seen, known) -> bool:
     """One node of a fixed body (its children are judged on their own)."""
-    kind = type(node).__name__
-    if kind == "Name":
+    kind = type(node)
+    if kind is nodes.Name:
         resolution = resolved.get(node)
         if resolution is None:
             return False
@@ -54,7 +55,7 @@ def _fixed_node(game, resolved, node, seen, known) -> bool:
         if what == "define":
             return _fixed_define(game, resolved, detail, seen, known)
         return what in FIXED_RESOLUTIONS or (what == "value" and detail in FIXED_VALUES)
-    if kind == "Call":  # an aggregate of a list, without a body: `count(players)`
+    if kind is nodes.Call:  # an aggregate of a list, without a body: `count(players)`
         return resolved.get(node, ("",))[0] == "aggregate" and len(node.args) == 1 and not node.kwargs
     return kind in FIXED_NODES
 

@@ -30,7 +30,7 @@ from boardrule.dsl.types import CELL
 from boardrule.interpreter.records.positions import apply_position, parse_seat
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.budget import TESTS_BUDGET, BudgetError, Meter
-from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, RuleError
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Player, RuleError
 
 EXPECT_KEYS = ("score", "terms", "legal", "illegal", "over", "winner", "verdict", "vars", "player_vars")
 
@@ -341,7 +341,7 @@ def _compare_value(game, got, node, what, fail):
 def _as_written(game, got, wanted):
     """A value as a test writes it: lists as lists, players as `P1`, and a cell (an int to the
     engine) by its name where the test writes a name, so `{last: C1}` can be expected."""
-    if type(got).__name__ == "Player":
+    if type(got) is Player:
         return repr(got)
     if isinstance(got, (tuple, list)):
         wanted_items = wanted if isinstance(wanted, list) and len(wanted) == len(got) else [None] * len(got)

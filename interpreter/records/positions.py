@@ -30,7 +30,7 @@ from boardrule.interpreter.runtime.geometry import RHOMBUS, even_pitch
 from boardrule.dsl.sections import MAX_ROUNDS
 from boardrule.dsl.type_words import TypeWordError
 from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
-from boardrule.interpreter.runtime.values import PLAYERS
+from boardrule.interpreter.runtime.values import PLAYERS, Player
 
 _TOKEN = re.compile(r"^(?P<sym>[^:@\[\+]+)(?::(?P<attrs>[^@\[\+]+))?(?:@(?P<owner>[^\[\+]+))?"
                     r"(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
@@ -397,6 +397,6 @@ def _indents(grid, pitch) -> list:
 def _plain(value):
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    if type(value).__name__ == "Player":
+    if type(value) is Player:
         return repr(value)
     return value

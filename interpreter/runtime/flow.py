@@ -19,6 +19,7 @@ from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
 from boardrule.interpreter.runtime.state import LazyRandom, Pending, State
 from boardrule.interpreter.runtime.values import PLAYERS, NeedChoice, Player, RuleError
+from boardrule.dsl import ast as nodes
 
 MAX_STEPS = 100_000  # flow steps per game, a guard against packs that never end
 MAX_MOVES_PER_STEP = 2_000  # moves of all players in one step, a guard against endless repeats
@@ -558,8 +559,8 @@ def _shape_reasons(game, ctx, node, value) -> list:
     from boardrule.interpreter.runtime import shapes as shape_lib
     from boardrule.interpreter.compiler.exprs import ExprCompiler
     from boardrule.interpreter.runtime.values import CELL_MASK
-    call = node.source if type(node).__name__ == "Where" else node
-    if type(call).__name__ != "Call" or call.func not in ("placements", "matches") or not isinstance(value, tuple):
+    call = node.source if type(node) is nodes.Where else node
+    if type(call) is not nodes.Call or call.func not in ("placements", "matches") or not isinstance(value, tuple):
         return []
     try:
         shape = ExprCompiler(game, game.pack.checked).compile(call.args[0])(ctx)

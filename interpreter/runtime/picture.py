@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from boardrule.interpreter.runtime.geometry import column_letters, row_shift
-from boardrule.interpreter.runtime.values import CELL_MASK, PLAYERS
+from boardrule.interpreter.runtime.values import CELL_MASK, PLAYERS, Player
 from boardrule.interpreter.runtime.views import seat_names
 
 #: Marks of the empty cells of declared regions, in order, when `display:` gives none.
@@ -420,7 +420,7 @@ def value_text(value) -> str:
         return "true" if value else "false"
     if value is None:
         return "none"
-    if type(value).__name__ == "Player":
+    if type(value) is Player:
         return repr(value)
     return str(value)
 

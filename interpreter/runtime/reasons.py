@@ -35,6 +35,7 @@ from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.geometry import column_letters
 from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, PLAYERS, Player
+from boardrule.dsl import ast as nodes
 
 MAX_LISTED = 8  # choices named in a refusal; more are left to `moves`
 CELL_NAME = re.compile(r"^[A-Za-z]+[0-9]+$")
@@ -351,13 +352,13 @@ def _failing_part(game, node, ctx, depth=0):
     from boardrule.interpreter.compiler.exprs import ExprCompiler
     if depth > 8:
         return node
-    kind = type(node).__name__
-    if kind == "Name" and game.pack.checked.resolved.get(node) == ("define", node.id):
+    kind = type(node)
+    if kind is nodes.Name and game.pack.checked.resolved.get(node) == ("define", node.id):
         body = next((d.body for d in game.model.defines if d.name == node.id and not d.params), None)
-        if body is not None and type(body).__name__ == "BinOp" and body.op == "and":
+        if body is not None and type(body) is nodes.BinOp and body.op == "and":
             return _failing_part(game, body, ctx, depth + 1)
         return node
-    if kind == "BinOp" and node.op == "and":
+    if kind is nodes.BinOp and node.op == "and":
         for part in (node.left, node.right):
             try:
                 if not ExprCompiler(game, game.pack.checked).compile(part)(ctx):
