@@ -33,8 +33,9 @@ def target_type(checker, target: ast.Target, scope) -> Type:
         owner = target.owner  # any expression that gives a player: `me`, `p`, `mover`, `left_of(me)`, `c.owner`
         owner_type = checker.expr(owner, scope)
         if owner_type not in (PLAYER, ANY):
+            written = unparse(ast.Attribute(owner, target.name, target.span))  # `(1 + 2).coins`, parenthesised
             checker.error("E207", f"`{unparse(owner)}` is not a player (it is a {owner_type}), so "
-                          f"`{unparse(owner)}.{target.name}` cannot be set", target)
+                          f"`{written}` cannot be set", target)
             return ANY
         if target.name in checker.sym.player_vars:
             checker.out.resolved[target] = _whose(checker, owner, scope)

@@ -80,6 +80,8 @@ def test_an_expression_that_gives_none_is_a_rule_error_naming_it():
     ("set cell.coins = 1", "`cell` is not a player (it is a cell), so `cell.coins` cannot be set"),
     ("set (cells where empty).coins += 1", "is not a player (it is a list of cells)"),
     ("set 3.coins = 1", "`3` is not a player (it is a number)"),
+    # the target is written back with the parentheses it needs (it once read `1 + 2.coins`)
+    ("set (1 + 2).coins = 1", "`1 + 2` is not a player (it is a number), so `(1 + 2).coins` cannot be set"),
     ("set left_of(me) = 1", "`left_of(me)` cannot be set: `set` writes a variable"),
     ("set left_of(me).score += 1", "`score` is not a variable"),
 ])

@@ -224,12 +224,13 @@ class EffectCompiler:
     def _player_of(self, target):
         """`table(ctx)`: the variables of the player `target.owner` gives; a value that is no player (`none`)
         is a rule error naming the expression."""
-        read, name, owner = self.e(target.owner), target.name, unparse(target.owner)
+        read, owner = self.e(target.owner), unparse(target.owner)
+        written = unparse(nodes.Attribute(target.owner, target.name, target.span))  # parenthesised as needed
 
         def variables(ctx):
             player = read(ctx)
             if type(player) is not Player:
-                raise RuleError(f"`{owner}` gives {_shown(player)}, not a player, so `{owner}.{name}` cannot be set",
+                raise RuleError(f"`{owner}` gives {_shown(player)}, not a player, so `{written}` cannot be set",
                                 target.span)
             return ctx.state.pvars[player]
         return variables
