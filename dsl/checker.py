@@ -12,6 +12,7 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
+from boardrule.dsl.resolution import Resolutions
 from boardrule.dsl.check_records import record_field
 from boardrule.dsl.check_targets import check_change, check_set
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
@@ -31,7 +32,7 @@ class Checked:
     """What the checker learnt: the symbol table and, per node, a resolution."""
 
     symbols: SymbolTable
-    resolved: dict = attrs.field(factory=dict)  # node -> ("kind", detail)
+    resolved: Resolutions = attrs.field(factory=Resolutions)  # node -> Resolution (resolution.py)
     types: dict = attrs.field(factory=dict)  # node -> Type
 
 

@@ -306,10 +306,10 @@ class ExprCompiler:
         """A variable, an option, a set of symbols or a local other than `it` (or a variable of one)."""
         kind = type(node)
         if kind is ast.Attribute:
-            return self.resolved.get(node, ("",))[0] == "player_var" and self._same_for_every_element(node.obj)
+            return self.resolved.kind_of(node) == "player_var" and self._same_for_every_element(node.obj)
         if kind is not ast.Name or id(node) in self._it_reads:
             return False
-        return self.resolved.get(node, ("",))[0] in ("global", "player_var", "option", "symset", "local")
+        return self.resolved.kind_of(node) in ("global", "player_var", "option", "symset", "local")
 
     def plain_where(self, node):
         """`source where condition`, the condition run per element with `it` set."""
@@ -574,7 +574,7 @@ def _parameter_reads(body, param, resolved):
             return not inner
         if kind in (ast.Where, ast.Comprehension):
             inner = True
-        elif kind is ast.Call and resolved.get(node, ("",))[0] in ("aggregate", "pairwise"):
+        elif kind is ast.Call and resolved.kind_of(node) in ("aggregate", "pairwise"):
             inner = True
         elif kind is ast.Keyword:
             inner = True
@@ -589,7 +589,7 @@ _VARYING = frozenset({"local", "it", "self", "prop", "relative"})
 
 def _varies(resolved, node) -> bool:
     """True when `node` reads a name whose value changes while moves are listed (_VARYING)."""
-    return any(type(inner) is ast.Name and resolved.get(inner, ("",))[0] in _VARYING
+    return any(type(inner) is ast.Name and resolved.kind_of(inner) in _VARYING
                for inner in walk(node))
 
 
@@ -597,7 +597,7 @@ def _calls_definitions(body, resolved) -> bool:
     """True when `body` uses other definitions twice or more: a chain of such definitions
     branches (one use each is a chain as long as the pack, no more)."""
     uses = sum(1 for node in walk(body) if type(node) in (ast.Name, ast.Call)
-               and resolved.get(node, ("",))[0] == "define")
+               and resolved.kind_of(node) == "define")
     return uses >= 2
 
 

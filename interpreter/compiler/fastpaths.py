@@ -470,7 +470,7 @@ def _allowed_filter(compiler, node):
     call = node.condition
     if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
             or not compiler.reads_it(call.args[1]) or type(call.args[0]) is not nodes.Name
-            or compiler.resolved.get(call.args[0], ("",))[0] not in _SAME_FOR_EVERY_CELL):
+            or compiler.resolved.kind_of(call.args[0]) not in _SAME_FOR_EVERY_CELL):
         return None
     by_kind = {}
     for piece in compiler.game.model.pieces:
@@ -505,7 +505,7 @@ def neighbour_test(compiler, rule):
     if (type(where.source) is not nodes.Name or source is None or source[0] != "relative"
             or source[1] not in compiler.game.cell_tables):
         return None
-    if any(resolved.get(n, ("",))[0] in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
+    if any(resolved.kind_of(n) in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
         return None
     condition = cell_condition(compiler, where.condition)
     return None if condition is None else (source[1], as_test(condition))
@@ -690,7 +690,7 @@ def _count_passing(test, state, cells):
 
 def _through_defines(compiler, node):
     """The body of a definition without parameters that `node` names (`banks`), else `node`."""
-    while type(node) is nodes.Name and compiler.resolved.get(node, ("",))[0] == "define":
+    while type(node) is nodes.Name and compiler.resolved.kind_of(node) == "define":
         define = compiler.game.defines[compiler.resolved[node][1]]
         if define.params:
             break

@@ -56,7 +56,7 @@ def _fixed_node(game, resolved, node, seen, known) -> bool:
             return _fixed_define(game, resolved, detail, seen, known)
         return what in FIXED_RESOLUTIONS or (what == "value" and detail in FIXED_VALUES)
     if kind is nodes.Call:  # an aggregate of a list, without a body: `count(players)`
-        return resolved.get(node, ("",))[0] == "aggregate" and len(node.args) == 1 and not node.kwargs
+        return resolved.kind_of(node) == "aggregate" and len(node.args) == 1 and not node.kwargs
     return kind in FIXED_NODES
 
 
