@@ -20,7 +20,7 @@ from boardrule.interpreter.compiler.compiled import Game, placements as _placeme
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.compiler.effects import EffectCompiler
 from boardrule.interpreter.compiler import exprs as exprs_module
-from boardrule.interpreter.compiler.codegen_listing import generate_lister
+from boardrule.interpreter.compiler.codegen_listing import generate_lister, once_each
 from boardrule.interpreter.compiler.exprs import ExprCompiler
 from boardrule.interpreter.runtime.values import CELL_BITS, RuleError
 from boardrule.dsl import ast as nodes
@@ -408,19 +408,7 @@ def _once_each(domain, node, resolved, defines):
         return domain
 
     def values(ctx):
-        found = domain(ctx)
-        if len(found) < 2:
-            return found
-        try:
-            if len(set(found)) == len(found):
-                return found
-        except TypeError:  # a value that cannot be hashed: compared one by one
-            kept = []
-            for value in found:
-                if value not in kept:
-                    kept.append(value)
-            return tuple(kept)
-        return tuple(dict.fromkeys(found))
+        return once_each(domain(ctx))
     return values
 
 

@@ -144,48 +144,38 @@ def _slot_function(answer):
     return make
 
 
-def _side(compiler, node, args, kwargs):
-    """`side(c, d)`: the side of the tile on c that faces d, or none."""
-    tiles = tiles_of(compiler.game)
-    cell_of, direction_of = args
+def _on_the_tile(part):
+    """A maker for `side(c, d)` / `corner(c, d)`: the side (or corner) of the tile on c that faces d, or
+    none; `part(tiles)` gives (direction -> index, shown(state, cell, index))."""
+    def make(compiler, node, args, kwargs):
+        index, shown = part(tiles_of(compiler.game))
+        cell_of, direction_of = args
 
-    def side(ctx):
-        i = tiles.index.get(direction_of(ctx))
-        return None if i is None else tiles.shown(ctx.state, cell_of(ctx), i)
-    return side
-
-
-def _side_of(compiler, node, args, kwargs):
-    """`side_of(k, n, d)`: the side kind k turned n steps clockwise shows facing d, or none."""
-    tiles = tiles_of(compiler.game)
-    kind_of, turn_of, direction_of = args
-
-    def side_of(ctx):
-        sides, i = tiles.sides.get(kind_of(ctx)), tiles.index.get(direction_of(ctx))
-        return None if sides is None or i is None else sides[(i - (turn_of(ctx) or 0)) % len(sides)]
-    return side_of
+        def f(ctx):
+            i = index.get(direction_of(ctx))
+            return None if i is None else shown(ctx.state, cell_of(ctx), i)
+        return f
+    return make
 
 
-def _corner(compiler, node, args, kwargs):
-    """`corner(c, d)`: the corner of the tile on c that points to d, or none."""
-    tiles = tiles_of(compiler.game)
-    cell_of, direction_of = args
+def _of_the_kind(part):
+    """A maker for `side_of(k, n, d)` / `corner_of(k, n, d)`: the side (or corner) kind k turned n steps
+    clockwise shows facing d, or none; `part(tiles)` gives (kind -> its values, direction -> index)."""
+    def make(compiler, node, args, kwargs):
+        by_kind, index = part(tiles_of(compiler.game))
+        kind_of, turn_of, direction_of = args
 
-    def corner(ctx):
-        i = tiles.corner_index.get(direction_of(ctx))
-        return None if i is None else tiles.corner_shown(ctx.state, cell_of(ctx), i)
-    return corner
+        def f(ctx):
+            values, i = by_kind.get(kind_of(ctx)), index.get(direction_of(ctx))
+            return None if values is None or i is None else values[(i - (turn_of(ctx) or 0)) % len(values)]
+        return f
+    return make
 
 
-def _corner_of(compiler, node, args, kwargs):
-    """`corner_of(k, n, d)`: the corner kind k turned n steps clockwise shows pointing to d, or none."""
-    tiles = tiles_of(compiler.game)
-    kind_of, turn_of, direction_of = args
-
-    def corner_of(ctx):
-        corners, i = tiles.corners.get(kind_of(ctx)), tiles.corner_index.get(direction_of(ctx))
-        return None if corners is None or i is None else corners[(i - (turn_of(ctx) or 0)) % len(corners)]
-    return corner_of
+_side = _on_the_tile(lambda tiles: (tiles.index, tiles.shown))
+_corner = _on_the_tile(lambda tiles: (tiles.corner_index, tiles.corner_shown))
+_side_of = _of_the_kind(lambda tiles: (tiles.sides, tiles.index))
+_corner_of = _of_the_kind(lambda tiles: (tiles.corners, tiles.corner_index))
 
 
 def _centre(compiler, node, args, kwargs):
