@@ -127,6 +127,7 @@ def test_a_game_forgets_its_texts_past_a_bound(monkeypatch):
 
 
 def test_a_move_listed_again_is_the_same_move_for_its_own_seat(monkeypatch):
+    from boardrule.interpreter.runtime import moves
     game = open_game("tictactoe")
     state = flow.initial_state(game, 2)
     first = flow.legal_moves(game, state, 0)
@@ -135,7 +136,7 @@ def test_a_move_listed_again_is_the_same_move_for_its_own_seat(monkeypatch):
     later = flow.apply(game, state, first[0])
     other = flow.legal_moves(game, later, flow.waiting(later)[0])
     assert {m.seat for m in other} == {flow.waiting(later)[0]} and first[0] not in other
-    monkeypatch.setattr(flow, "MAX_REMEMBERED_MOVES", 2)  # past the bound, moves are built afresh, alike
+    monkeypatch.setattr(moves, "MAX_REMEMBERED_MOVES", 2)  # past the bound, moves are built afresh, alike
     fresh = flow.legal_moves(game, flow.initial_state(game, 2, seed=6), 0)
     assert fresh == first and [move_text(m, game) for m in fresh] == [move_text(m, game) for m in first]
 

@@ -9,7 +9,7 @@ definition given a parameter, are generated with that parameter a local of
 the function (a definition small enough is written out in place):
 
     def lister(ctx, env, seat, args, found):
-        mine = moves_of(seat)                  # the moves made before, per values
+        mine = remembered_moves(made, seat)    # the moves made before, per values
         listed0 = <the first parameter's list>
         <charge the work budget: one unit per value>
         for value0 in listed0:
@@ -37,46 +37,23 @@ import ast as py
 from boardrule.interpreter.compiler import pycode
 from boardrule.interpreter.compiler.codegen import RuleFunction
 from boardrule.interpreter.runtime.budget import weight
-from boardrule.interpreter.runtime.moves import Move
-
-MAX_REMEMBERED_MOVES = 20_000  # moves a lister keeps for reuse, per seat; past it, it starts afresh
-
+from boardrule.interpreter.runtime.moves import Move, append_moves_of_values, remembered_moves
 
 def generate_lister(compiler, action, params, distinct):
     """`lister(ctx, env, seat, args, found)` for `action` (a CompiledAction being built): `params`
     its (name, domain node) pairs, `distinct[i]` True when parameter i's list never holds a value
     twice (else its values are taken once each, as game._once_each does)."""
     rule = RuleFunction(compiler)
-    made = {}  # seat -> {values: Move}
-
-    def moves_of(seat):
-        mine = made.get(seat)
-        if mine is None or len(mine) >= MAX_REMEMBERED_MOVES:
-            mine = made[seat] = {}
-        return mine
-
     name = action.name
 
     def new_move(mine, seat, key):  # the key is the values
         move = mine[key] = Move(seat, name, key)
         return move
 
-    def new_move_of_value(mine, seat, key):  # the key is the one value
-        move = mine[key] = Move(seat, name, (key,))
-        return move
-
-    def moves_of_values(found, mine, seat, values):  # the last parameter's values, none refused
-        get = mine.get
-        for value in values:
-            move = get(value)
-            if move is None:
-                move = mine[value] = Move(seat, name, (value,))
-            found.append(move)
-
-    rule.constants.update(moves_of=moves_of, new_move=new_move, new_move_of_value=new_move_of_value,
-                          moves_of_values=moves_of_values, once_each=once_each)
+    rule.constants.update(made={}, remembered_moves=remembered_moves, new_move=new_move,  # made: seat -> moves
+                          append_moves_of_values=append_moves_of_values, once_each=once_each)
     listing = _Listing(rule, action, params, distinct)
-    body = [_assign("mine", _call("moves_of", _load("seat")))] + listing.level(0)
+    body = [_assign("mine", _call("remembered_moves", _load("made"), _load("seat")))] + listing.level(0)
     function_body = rule.prologue_statements() + body
     return pycode.make_function("lister", ["ctx", "env", "seat", "args", "found"], function_body, rule.constants)
 
@@ -120,8 +97,8 @@ class _Listing:
         value = f"value{index}"
         rule.locals = {**rule.locals, param: (_load(value), param in self.sure)}
         if self.last == 0 and not final:  # every value makes a move: one helper call takes them all
-            statements.append(py.Expr(value=_call("moves_of_values", _load("found"), _load("mine"), _load("seat"),
-                                                  _load(values))))
+            statements.append(py.Expr(value=_call("append_moves_of_values", _load("found"), _load("mine"),
+                                                  _load("seat"), py.Constant(self.action.name), _load(values))))
             return statements
         inner = []
         if final:
@@ -154,14 +131,12 @@ class _Listing:
 
     def found_move(self) -> list:
         """The move of the values chosen: made once per seat and values, then found again."""
-        if self.last == 0 and not (self.when is not None and self.when_at == 1):
-            key, new = _load("value0"), "new_move_of_value"  # an action of one parameter: its value is the key
-        else:
-            key, new = py.Tuple(elts=[_load(f"value{i}") for i in range(self.last + 1)], ctx=py.Load()), "new_move"
+        # (an action of one parameter without a `when:` per move takes all its values at once: level)
+        key = py.Tuple(elts=[_load(f"value{i}") for i in range(self.last + 1)], ctx=py.Load())
         find = py.Call(func=py.Attribute(value=_load("mine"), attr="get", ctx=py.Load()), args=[_load("key")],
                        keywords=[])
         missing = py.Compare(left=_load("move"), ops=[py.Is()], comparators=[py.Constant(None)])
-        make = _assign("move", _call(new, _load("mine"), _load("seat"), _load("key")))
+        make = _assign("move", _call("new_move", _load("mine"), _load("seat"), _load("key")))
         keep = py.Expr(value=py.Call(func=py.Attribute(value=_load("found"), attr="append", ctx=py.Load()),
                                      args=[_load("move")], keywords=[]))
         return [_assign("key", key), _assign("move", find), py.If(test=missing, body=[make], orelse=[]), keep]

@@ -52,27 +52,11 @@ class Tiles:
 
     def shown(self, state, cell, i):
         """The value the tile on `cell` shows on side `i`, or None (no cell, no tile)."""
-        if cell is None:
-            return None
-        board, c = cell >> CELL_BITS, cell & CELL_MASK
-        sides = self.sides.get(state.kind[board][c])
-        if sides is None:
-            return None
-        extra = state.attrs[board].get(c)
-        turn = (extra.get(TURN) if extra is not None else None) or 0
-        return sides[(i - turn) % len(sides)]
+        return _turned(self.sides, state, cell, i)
 
     def corner_shown(self, state, cell, i):
         """The value the tile on `cell` shows at corner `i` (turned with it), or None (no cell, no corners)."""
-        if cell is None:
-            return None
-        board, c = cell >> CELL_BITS, cell & CELL_MASK
-        corners = self.corners.get(state.kind[board][c])
-        if corners is None:
-            return None
-        extra = state.attrs[board].get(c)
-        turn = (extra.get(TURN) if extra is not None else None) or 0
-        return corners[(i - turn) % len(corners)]
+        return _turned(self.corners, state, cell, i)
 
     def joined_on_tile(self, state, cell, kind, j, value):
         """The sides of the tile on `cell` that side `j` (showing `value`) joins: those showing the same
@@ -122,6 +106,19 @@ def _link_groups(links, index) -> tuple:
             if name in index:
                 groups[index[name]] = number
     return tuple(groups)
+
+
+def _turned(values_of, state, cell, i):
+    """Value `i` of the tile on `cell` (its kind's values in `values_of`), turned as the tile is."""
+    if cell is None:
+        return None
+    board, c = cell >> CELL_BITS, cell & CELL_MASK
+    values = values_of.get(state.kind[board][c])
+    if values is None:
+        return None
+    extra = state.attrs[board].get(c)
+    turn = (extra.get(TURN) if extra is not None else None) or 0
+    return values[(i - turn) % len(values)]
 
 
 def tiles_of(game) -> Tiles:

@@ -16,7 +16,8 @@ from boardrule.dsl.exact import exact
 from boardrule.interpreter.runtime import after
 from boardrule.interpreter.runtime.budget import Meter, weight
 from boardrule.interpreter.runtime.context import Ctx
-from boardrule.interpreter.runtime.moves import DONE, Move, move_text, normalise_text, value_text
+from boardrule.interpreter.runtime.moves import (DONE, Move, append_moves_of_values, move_text, normalise_text,
+                                                 remembered_moves, value_text)
 from boardrule.interpreter.runtime.state import LazyRandom, Pending, State
 from boardrule.interpreter.runtime.values import PLAYERS, NeedChoice, Player, RuleError
 from boardrule.dsl import ast as nodes
@@ -301,9 +302,6 @@ def _parameter_lister(action):
     return lister
 
 
-MAX_REMEMBERED_MOVES = 20_000  # moves an action's lister keeps for reuse; past it, it starts afresh
-
-
 def _last_level(param, check, final_check, action_name, span, cost):
     """The last parameter: its values make the moves, without a call each.
 
@@ -316,21 +314,14 @@ def _last_level(param, check, final_check, action_name, span, cost):
     def level(ctx, env, seat, args, found):
         if check is not None and not check(ctx):
             return
-        mine = made.get(seat)
-        if mine is None or len(mine) >= MAX_REMEMBERED_MOVES:
-            mine = made[seat] = {}
+        mine = remembered_moves(made, seat)
         values_here = domain(ctx)
         meter = ctx.meter
         meter.left -= len(values_here) * cost
         if meter.left < 0:
             meter.over(span)
         if not args and final_check is None:  # an action of one parameter: its value is the key
-            get = mine.get
-            for value in values_here:
-                move = get(value)
-                if move is None:
-                    move = mine[value] = Move(seat, action_name, (value,))
-                found.append(move)
+            append_moves_of_values(found, mine, seat, action_name, values_here)
             return
         for value in values_here:
             if final_check is not None:

@@ -37,6 +37,29 @@ class Move:
     answer_types: tuple = attrs.field(default=(), eq=False, repr=False)
 
 
+
+MAX_REMEMBERED_MOVES = 20_000  # moves an action's lister keeps for reuse, per seat; past it, it starts afresh
+
+
+def remembered_moves(made: dict, seat: int) -> dict:
+    """A lister's moves made before for `seat` (values -> Move), kept in `made` (seat -> them): the same
+    moves come up again and again, and a move is immutable data, cheaper found than built."""
+    mine = made.get(seat)
+    if mine is None or len(mine) >= MAX_REMEMBERED_MOVES:
+        mine = made[seat] = {}
+    return mine
+
+
+def append_moves_of_values(found: list, mine: dict, seat: int, action: str, values) -> None:
+    """The moves of an action of one parameter, one per value (the value is the key in `mine`)."""
+    get = mine.get
+    for value in values:
+        move = get(value)
+        if move is None:
+            move = mine[value] = Move(seat, action, (value,))
+        found.append(move)
+
+
 def value_text(value, grid, value_type=None) -> str:
     """A value as written in moves: cells by name, numbers as numbers."""
     if type(value) is str:  # a kind or a symbol, the most common value
