@@ -39,6 +39,7 @@ from boardrule.interpreter.compiler import pycode
 from boardrule.interpreter.compiler import codegen_directions
 from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
 from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
+from boardrule.interpreter.compiler.codegen_masks import HELPERS as MASK_HELPERS, MaskGeneration
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.after import is_repeated
 from boardrule.interpreter.runtime.state import player_to_move
@@ -80,18 +81,19 @@ def _remainder(dividend, divisor, span):
     return dividend % divisor
 
 
-class RuleFunction(LoopGeneration, DirectionGeneration):
+class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
     """The generation of one rule: its expression, its constants, its temporaries and its loops."""
 
     def __init__(self, compiler):
         self.compiler = compiler
         self.constants = {"out_of_range": _out_of_range, "divide": _division, "remainder": _remainder, **HELPERS,
-                          **codegen_directions.HELPERS}
+                          **codegen_directions.HELPERS, **MASK_HELPERS}
         self.temporaries = 0
         self.scopes = []  # the loops being generated, innermost last (codegen_loops.Scope)
         self.iterables = 0  # > 0 while generating what a loop runs over
         self.locals = {}  # parameter -> (its value, sure to be a cell) of a definition written out here
         self.prologue = {}  # local -> the value the function works out once, before its loops need it
+        self.mask_reads = {}  # (masks' local, kind) -> the local holding that kind's mask (codegen_masks.py)
 
     def constant(self, value, prefix="k") -> py.Name:
         """A value (a closure, a span) the generated code reads by a generated name."""

@@ -268,6 +268,9 @@ class LoopGeneration:
             return None
         if type(args[0]) is nodes.Comprehension:
             return self.comprehension_fold(func, args[0])
+        masked = self.aggregate_mask(func, args, node.span)
+        if masked is not None:
+            return masked
         by_sets = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1] if len(args) > 1 else None)
         if by_sets is not None:
             return self.closure_call(by_sets, node)
@@ -508,6 +511,8 @@ class LoopGeneration:
             made = self.cell_table(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         elif kind == "function" and name in ("step", "ray", "opposite"):
             made = self.direction_call(node, name)
+        elif kind == "function" and name == "fits":
+            made = self.fits_mask(node)
         elif kind == "function" and name in ("held", "tokens") and node.args:
             made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         return self.fallback(node) if made is None else made

@@ -12,6 +12,7 @@ from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.state import set_kind
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
 from boardrule.dsl import ast as nodes
 
@@ -114,7 +115,7 @@ class EffectCompiler:
                 return
             if state.kind[board][index] is not None:
                 raise RuleError(f"{ctx.game.grid.name(index)} already holds a piece", node.span)
-            state.kind[board][index] = what
+            set_kind(state, board, index, what)
             state.owner[board][index] = ctx.me
             if extra:
                 state.attrs[board][index] = {name: value(ctx) for name, value in extra}
@@ -155,7 +156,7 @@ class EffectCompiler:
             board, index = cell >> CELL_BITS, cell & CELL_MASK
             if ctx.state.kind[board][index] is None:
                 raise RuleError(f"nothing to replace on {ctx.game.grid.name(index)}", node.span)
-            ctx.state.kind[board][index] = kind(ctx)
+            set_kind(ctx.state, board, index, kind(ctx))
             ctx.state.attrs[board].pop(index, None)
         return replace
 
@@ -467,7 +468,7 @@ class EffectCompiler:
 
 def clear_cell(state, cell):
     board, index = cell >> CELL_BITS, cell & CELL_MASK
-    state.kind[board][index] = None
+    set_kind(state, board, index, None)
     state.owner[board][index] = None
     state.attrs[board].pop(index, None)
     state.held[board].pop(index, None)

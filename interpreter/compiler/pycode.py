@@ -42,7 +42,7 @@ ALLOWED_NODES = frozenset({
     ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.keyword,
     ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.NamedExpr,
     ast.ListComp, ast.GeneratorExp, ast.comprehension, ast.Lambda,
-    ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.RShift, ast.BitAnd, ast.USub, ast.Not, ast.And, ast.Or,
+    ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor, ast.USub, ast.Not, ast.And, ast.Or,
     ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
 })
 #: attributes generated code may read or write: the evaluation context's and the state's own fields

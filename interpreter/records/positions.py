@@ -27,6 +27,7 @@ from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.loader import MapNode, ScalarNode, SeqNode, to_plain
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.geometry import RHOMBUS, even_pitch
+from boardrule.interpreter.runtime.state import set_kind
 from boardrule.dsl.sections import MAX_ROUNDS
 from boardrule.dsl.type_words import TypeWordError
 from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
@@ -263,7 +264,7 @@ def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
     _clear_cell(state, board, cell)  # the position gives the whole cell: `.` empties it
     if symbol != ".":
         kind = by_symbol[symbol]
-        state.kind[board][cell] = kind
+        set_kind(state, board, cell, kind)
         values = (match.group("attrs") or "").split(":") if match.group("attrs") else []
         variable = _variable_attributes(game, kind)
         if values:
@@ -303,7 +304,7 @@ def _cell_values(game, kind, variable, values, span) -> dict:
 
 def _clear_cell(state, board, cell):
     """Nothing on a cell: no piece, attributes, held pieces, tokens or owner (what setup put there goes)."""
-    state.kind[board][cell] = None
+    set_kind(state, board, cell, None)
     state.owner[board][cell] = None
     for table in (state.attrs, state.held, state.tokens):
         table[board].pop(cell, None)

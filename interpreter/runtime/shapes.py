@@ -289,10 +289,39 @@ class PlacementTable:
     def fits(self, allowed: int) -> bool:
         """Whether some placement lies wholly on the cells of mask ``allowed``.
 
-        >>> compile_placements(make_grid("square", 3, 1), make_shape("d", "X X")).fits(0b101)
-        False
+        >>> t = compile_placements(make_grid("square", 3, 1), make_shape("d", "X X"))
+        >>> t.fits(0b101), t.fits(0b110)
+        (False, True)
         """
-        return bool(self._fitting(allowed))
+        groups = self._shift_groups()
+        if groups is None:
+            return bool(self._fitting(allowed))
+        for offsets, starts in groups:
+            fitting = starts & allowed
+            for offset in offsets:
+                if not fitting:
+                    break
+                fitting &= allowed >> offset
+            if fitting:
+                return True
+        return False
+
+    def _shift_groups(self):
+        """The distinct placements grouped by the steps from their lowest cell to the others
+        (``(steps, mask of their lowest cells)``), or None when there are too many groups to beat
+        `_fitting`. A placement starting at cell c with steps s lies on ``allowed`` exactly when bit c
+        is set in ``allowed >> k`` for every k in s: on a rectangular board one group per
+        orientation, so a test is a few shifts whatever the board's size."""
+        groups = self._cache.get("groups", False)
+        if groups is False:
+            by_steps: dict = {}
+            for cells in self._index()[0]:
+                low = min(cells)
+                steps = tuple(sorted(c - low for c in cells if c != low))
+                by_steps[steps] = by_steps.get(steps, 0) | 1 << low
+            groups = tuple(by_steps.items()) if len(by_steps) <= MAX_SHIFT_GROUPS else None
+            self._cache["groups"] = groups
+        return groups
 
     def _fitting(self, allowed: int) -> int:
         # Bit-parallel over the placements: those fitting are those covering no
@@ -330,6 +359,9 @@ class PlacementTable:
             self._cache[base] = encoded
         return encoded
 
+
+#: more groups of placements than this, and `_fitting`'s test per disallowed cell is cheaper
+MAX_SHIFT_GROUPS = 24
 
 _FLAG_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 

@@ -149,6 +149,9 @@ class State:
     meter: Meter = attrs.field(factory=Meter, eq=False, repr=False, metadata={"transient": True})
     # definitions' values worked out while the state cannot change: listing moves, scoring (memo.py)
     memo: dict | None = attrs.field(default=None, eq=False, repr=False, metadata={"transient": True})
+    # per board, {kind or None: bitmask of the cells holding it}, bit i for cell i (`kind_masks`); None until
+    # a rule asks, then kept up to date by `set_kind`, through which every change of a cell's kind goes
+    masks: list | None = attrs.field(default=None, eq=False, repr=False, metadata={"transient": True})
 
     def own_deck(self, name) -> list:
         """Deck `name`'s list, safe to change in place.
@@ -182,7 +185,50 @@ class State:
         new.to_move_at_end, new.positions = self.to_move_at_end, self.positions
         new.trigger_depth, new.snapshot, new.moves_cache = 0, self.snapshot, {}
         new.step_moves, new.owned_decks, new.meter, new.memo = self.step_moves, set(), self.meter, None
+        new.masks = None if self.masks is None else [dict(m) for m in self.masks]
         return new
+
+
+def kind_masks(state, board: int) -> dict:
+    """{kind: bitmask} of one board: bit i is set in the mask of the kind on cell i, `None` standing
+    for no piece. Built from the board's kinds the first time a rule asks, then kept by `set_kind`.
+
+    >>> s = State(1, (0,), {}, [["a", None, "a"]], [[None] * 3], [{}], [{}], [{}], {}, [{}], [[]], {}, {}, None)
+    >>> kind_masks(s, 0) == {"a": 0b101, None: 0b010}
+    True
+    >>> set_kind(s, 0, 1, "b"); kind_masks(s, 0) == {"a": 0b101, None: 0, "b": 0b010}
+    True
+    """
+    masks = state.masks
+    if masks is None:
+        masks = state.masks = [_masks_of(kinds) for kinds in state.kind]
+    return masks[board]
+
+
+def _masks_of(kinds) -> dict:
+    masks: dict = {}
+    bit = 1
+    for kind in kinds:
+        masks[kind] = masks.get(kind, 0) | bit
+        bit <<= 1
+    return masks
+
+
+def set_kind(state, board: int, index: int, kind) -> None:
+    """Cell `index` of `board` holds a piece of `kind` now (None: no piece): the one way a cell's
+    kind changes, so that the masks a rule reads stay true."""
+    kinds = state.kind[board]
+    old = kinds[index]
+    kinds[index] = kind
+    if state.masks is not None and old != kind:
+        masks, bit = state.masks[board], 1 << index
+        masks[old] ^= bit
+        masks[kind] = masks.get(kind, 0) | bit
+
+
+def forget_masks(state) -> None:
+    """The boards were replaced wholesale (a view, a position): the masks are built again when asked."""
+    state.masks = None
 
 
 _new_state = object.__new__

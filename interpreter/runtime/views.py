@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from boardrule.interpreter.runtime.state import State
+from boardrule.interpreter.runtime.state import State, forget_masks
 from boardrule.interpreter.runtime.values import Player
 
 HIDDEN = "?"
@@ -75,6 +75,7 @@ def _others_from_snapshot(game, seen, snapshot, seat):
         seen.kind[board], seen.owner[board] = list(kind[board]), list(owner[board])
         seen.attrs[board], seen.held[board] = dict(attrs[board]), dict(held[board])
         seen.tokens[board] = dict(tokens[board])
+    forget_masks(seen)
     for other in range(len(seen.points)):
         if other != seat:
             seen.points[other] = list(points[other])

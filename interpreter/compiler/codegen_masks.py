@@ -1,0 +1,357 @@
+"""Cells as bitmasks: the generated form of a filter of a whole board by the kind of its cells.
+
+A board's cells that hold a kind, and its empty cells, are kept as integer
+bitmasks (bit i for cell i) by the state (`state.kind_masks`, kept up to date
+as pieces are placed and removed). Where a rule asks about such cells as a
+set, the generated code reads the masks instead of making a list:
+
+* `cells where C`, `p.cells where C` and a definition whose body is one,
+  C a condition the kind of the cell alone decides (`kind == x`, `empty`,
+  `kind in [a, b]`, a static attribute, `not`, `and` and `or` of them),
+  is a mask: `C` of `kind == x` is the mask of x, `and` is `&`, `or` is `|`,
+  `not` the board's other cells;
+* `fits(shape, M)`, M such a mask, is the shape's placement table asked with
+  the mask (shapes.py: a few shifts per orientation), with no list of cells
+  made between.
+
+The work budget is charged as the filter's own code charges it (a board's
+cells per filter, budget.py), so a rule spends the same whichever form runs.
+Anything else is generated as a list (codegen_loops.py); the semantics are
+the same, node by node (tests/test_masks.py, tests/test_reference.py).
+"""
+
+from __future__ import annotations
+
+import ast as py
+
+from boardrule.dsl import ast as nodes
+from boardrule.interpreter.compiler import fastpaths
+from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.state import kind_masks
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
+
+
+# ------------------------------------------------------------------ helpers the generated code calls
+def _board_masks(ctx, board):
+    """One board's {kind: mask} (no state: a rule worked out before any game reads no board)."""
+    state = ctx.state
+    return {} if state is None else kind_masks(state, board)
+
+
+def _charged_mask(ctx, mask, cost, span):
+    """`mask`, the filter's cost spent from the work budget first (as its list form spends it)."""
+    meter = ctx.meter
+    meter.left -= cost
+    if meter.left < 0:
+        meter.over(span)
+    return mask
+
+
+HELPERS = {"board_masks": _board_masks, "charged_mask": _charged_mask, "h_int": int, "h_bits": int.bit_count}
+
+
+def _load(name: str) -> py.Name:
+    return py.Name(id=name, ctx=py.Load())
+
+
+def _call(func: py.expr, *args) -> py.Call:
+    return py.Call(func=func, args=list(args), keywords=[])
+
+
+def _get(masks: py.expr, kind: py.expr) -> py.expr:
+    return _call(py.Attribute(value=masks, attr="get", ctx=py.Load()), kind, py.Constant(0))
+
+
+def _union(parts: list) -> py.expr:
+    if not parts:
+        return py.Constant(0)
+    value = parts[0]
+    for part in parts[1:]:
+        value = py.BinOp(left=value, op=py.BitOr(), right=part)
+    return value
+
+
+#: what a value compared with a cell's kind may read to be worked out once for the whole board
+_INVARIANT = frozenset({"local", "self", "symbol", "record", "global", "option", "player_var", "value"})
+_NOT_THE_CELLS = frozenset({("value", "me"), ("value", "none"), ("value", "true"), ("value", "false")})
+
+
+def _same_for_every_cell(resolved, node) -> bool:
+    """True for a value read the same way whichever cell a filter tests, that cannot fail: names of
+    the context or the state, and a player's variable of one."""
+    kind = type(node)
+    if kind is nodes.Attribute:
+        return resolved.get(node) is not None and resolved.kind_of(node) == "player_var" and _same_for_every_cell(
+            resolved, node.obj)
+    if kind is not nodes.Name:
+        return kind in (nodes.Number, nodes.String)
+    resolution = resolved.get(node)
+    if resolution is None or resolution[0] not in _INVARIANT:
+        return False
+    return resolution[0] != "value" or resolution in _NOT_THE_CELLS
+
+
+class MaskGeneration:
+    """The mask-making part of codegen.RuleFunction (see the module's docstring)."""
+
+    # -------------------------------------------------------------- what rules ask of masks
+    def fits_mask(self, node):
+        """`fits(shape, M)` asked of the mask M, or None (the shape is no constant, M no mask)."""
+        if len(node.args) != 2 or node.kwargs:
+            return None
+        shape_node, cells_node = node.args
+        resolution = self.compiler.resolved.get(shape_node)
+        if type(shape_node) is not nodes.Name or resolution is None or resolution[0] != "shape":
+            return None
+        mask = self.list_mask(cells_node)
+        if mask is None:
+            return None
+        table = self.compiler.game.placement_table(self.compiler.game.shapes[resolution[1]])
+        return _call(self.constant(table.fits, "f"), mask)
+
+    def aggregate_mask(self, func, args, span):
+        """`any`, `none` and `count` of a filter (`count(L where C)`, `count(L, C)`) asked of its mask."""
+        if func not in ("any", "none", "count"):
+            return None
+        if len(args) == 1:
+            mask = self.list_mask(args[0], func)
+        else:
+            set_path = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1]) is not None
+            mask = self.filter_mask(args[0], args[1], span, set_path, func)
+        if mask is None:
+            return None
+        if func == "count":
+            return _call(_load("h_bits"), mask)
+        return py.Compare(left=mask, ops=[py.NotEq() if func == "any" else py.Eq()], comparators=[py.Constant(0)])
+
+    # -------------------------------------------------------------- lists of cells as masks
+    def list_mask(self, node, func=None):
+        """The mask of the cells list `node` gives, with the work charged as its list form charges it
+        (asked by aggregate `func`, or as a list); None when `node` is no filter a mask can give."""
+        compiler = self.compiler
+        resolution = compiler.resolved.get(node) if type(node) in (nodes.Name, nodes.Call) else None
+        if resolution is not None and resolution[0] == "define":
+            return self.definition_mask(node, resolution[1], func)
+        if type(node) is not nodes.Where:
+            return None
+        if func is None:
+            set_path = fastpaths.cell_filter(compiler, node, split=False) is not None
+        else:
+            set_path = fastpaths.cell_aggregate(compiler, func, node, None) is not None
+        return self.filter_mask(node.source, node.condition, node.span, set_path, func)
+
+    def definition_mask(self, node, name, func):
+        """A definition's body as a mask, its parameters bound to their arguments (locals, literals)."""
+        define = self.compiler.game.defines[name]
+        args = node.args if type(node) is nodes.Call else ()
+        remembered = (self.compiler.remembered_use(node, name) if type(node) is nodes.Call
+                      else self.compiler.remembers(name))
+        if len(args) != len(define.params) or remembered:
+            return None  # (a remembered use is worked out once per state: the memo does better)
+        values = [self.expr(a) for a in args]
+        if not all(isinstance(v, (py.Name, py.Constant)) for v in values):
+            return None
+        outer = self.locals
+        self.locals = {**outer, **{param: (value, self.sure_cell_value(arg)) for param, value, arg in
+                                   zip(define.params, values, args)}}
+        try:
+            return self.list_mask(define.body, None if args else func)  # with parameters, it is a list
+        finally:
+            self.locals = outer
+
+    def filter_mask(self, source, condition, span, set_path, func=None):
+        """`source where condition` as a mask: the kind conditions read the board's masks, the
+        conditions the grid alone decides are masks worked out now, per cell of the source. An
+        aggregate `func` of a whole board by kind alone is left to its set operation (fastpaths.py,
+        as fast, and a pack asking only those keeps no masks)."""
+        found = self.mask_source(source)
+        if found is None:
+            return None
+        board, cell, tables = found
+        if func is not None and set_path and cell is None:
+            return None
+        parameter = cell[1] if cell is not None else None
+        static, dynamic = [], []
+        for part in _conjuncts(condition):
+            (static if _judged_by_the_grid(self.compiler.resolved, part, parameter) else dynamic).append(part)
+        masks = self.board_masks(board)
+        full = py.Constant((1 << self.compiler.game.grid.size) - 1)
+        mask = None
+        for part in dynamic:
+            part_mask = self.condition_mask(part, masks, full)
+            if part_mask is None:
+                return None
+            mask = part_mask if mask is None else py.BinOp(left=mask, op=py.BitAnd(), right=part_mask)
+        statics = self.static_masks(tables, static, parameter)
+        cells = self.compiler.game.grid.size
+        costs = tuple(cells if set_path else len(entry) * weight(condition) for entry in tables)
+        if cell is None:  # the whole board: one mask, one cost
+            base, cost = py.Constant(statics[0]), py.Constant(costs[0])
+        else:
+            index = cell[0] if self.compiler.game.boards == 1 else py.BinOp(
+                left=cell[0], op=py.BitAnd(), right=py.Constant(CELL_MASK))
+            base = py.Subscript(value=self.constant(statics, "g"), slice=index, ctx=py.Load())
+            cost = py.Subscript(value=self.constant(costs, "g"), slice=index, ctx=py.Load())
+        mask = base if mask is None else py.BinOp(left=mask, op=py.BitAnd(), right=base)
+        return _call(_load("charged_mask"), _load("ctx"), mask, cost, self.constant(span, "s"))
+
+    def board_masks(self, board):
+        """The board's masks: read once at the function's start for the current board or a fixed one
+        (a rule changes no board), else where they are asked."""
+        read = _call(_load("board_masks"), _load("ctx"), board)
+        if type(board) is py.Constant:
+            return self.hoisted(f"masks_{board.value}", read)
+        if type(board) is py.Attribute and board.attr == "board":
+            return self.hoisted("masks_here", read)
+        return read
+
+    def mask_source(self, node):
+        """(board, cell, tables) when `node` is every cell of a board (`cells`, `p.cells`: cell None,
+        one table, the board's cells) or a cell table of a sure cell (`column(c)`: cell (its value,
+        its local's name or None), the table per cell of the grid); else None."""
+        compiler, grid = self.compiler, self.compiler.game.grid
+        resolution = compiler.resolved.get(node)
+        if type(node) is nodes.Name and resolution == ("value", "cells"):
+            return py.Attribute(value=_load("ctx"), attr="board", ctx=py.Load()), None, (grid.cells,)
+        if type(node) is nodes.Attribute and resolution == ("player_prop", "cells"):
+            if compiler.game.shared_board:
+                return py.Constant(0), None, (grid.cells,)
+            return _call(_load("h_int"), self.expr(node.obj)), None, (grid.cells,)  # a player's board is its seat
+        if (type(node) is nodes.Call and resolution is not None and resolution[0] == "function"
+                and resolution[1] in _GRID_TABLES and len(node.args) == 1 and self.sure_cell_value(node.args[0])):
+            arg = node.args[0]
+            value = self.expr(arg)
+            if not isinstance(value, py.Name):
+                return None
+            local = compiler.resolved[arg][1] if compiler.resolved.kind_of(arg) == "local" else None
+            board = py.Constant(0) if compiler.game.boards == 1 else py.BinOp(
+                left=value, op=py.RShift(), right=py.Constant(CELL_BITS))
+            return board, (value, local), _GRID_TABLES[resolution[1]](grid)
+        return None
+
+    def static_masks(self, tables, static, parameter) -> tuple:
+        """Per entry of `tables` (per cell of the grid, or the one whole board), the mask of its cells
+        where every condition of `static` holds, judged now from the grid."""
+        grid = self.compiler.game.grid
+        resolved = self.compiler.resolved
+        masks = []
+        for owner, entry in enumerate(tables):
+            mask = 0
+            for cell in entry:
+                if all(_judge(resolved, grid, part, cell, owner, parameter) for part in static):
+                    mask |= 1 << cell
+            masks.append(mask)
+        return tuple(masks)
+
+    # -------------------------------------------------------------- conditions on the kind
+    def condition_mask(self, node, masks, full):
+        """The mask of the cells where condition `node` holds, or None when the kind alone does not
+        decide it. `masks` reads the board's masks, `full` is every cell."""
+        fixed = fastpaths.cell_condition(self.compiler, node)
+        if type(fixed) is fastpaths.Kinds and fixed.fixed is not None:
+            members, outside = fixed.fixed
+            mask = _union([self.kind_mask(masks, k) for k in sorted(members, key=str)])
+            return py.BinOp(left=full, op=py.BitXor(), right=mask) if outside else mask
+        kind = type(node)
+        if kind is nodes.Not:
+            inner = self.condition_mask(node.operand, masks, full)
+            return None if inner is None else py.BinOp(left=full, op=py.BitXor(), right=inner)
+        if kind is nodes.BinOp and node.op in ("and", "or"):
+            left = self.condition_mask(node.left, masks, full)
+            right = None if left is None else self.condition_mask(node.right, masks, full)
+            if right is None:
+                return None
+            return py.BinOp(left=left, op=py.BitAnd() if node.op == "and" else py.BitOr(), right=right)
+        if kind is nodes.BinOp and node.op in ("==", "!="):
+            return self.kind_equality(node, masks, full)
+        if kind is nodes.Name and self.compiler.resolved.kind_of(node) == "define":
+            define = self.compiler.game.defines[self.compiler.resolved[node][1]]
+            return None if define.params else self.condition_mask(define.body, masks, full)
+        return None
+
+    def kind_mask(self, masks, kind):
+        """The mask of one kind (a constant) on the board `masks` reads: read once at the function's
+        start when the board's masks are."""
+        read = _get(masks, py.Constant(kind))
+        if type(masks) is not py.Name:
+            return read
+        key = (masks.id, kind)
+        if key not in self.mask_reads:
+            self.mask_reads[key] = f"{masks.id}_{len(self.mask_reads)}"  # a generated name, never the kind's
+        return self.hoisted(self.mask_reads[key], read)
+
+    def kind_equality(self, node, masks, full):
+        """`kind == v` or `v == kind` (or `!=`), v the same for every cell (a local, a player's
+        variable...): the mask of v's kind."""
+        resolved = self.compiler.resolved
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if type(side) is not nodes.Name or resolved.get(side) != ("prop", "kind"):
+                continue
+            if not _same_for_every_cell(resolved, other):
+                return None  # it reads the cell, or may do work: the list form judges it
+            mask = _get(masks, self.expr(other))
+            return py.BinOp(left=full, op=py.BitXor(), right=mask) if node.op == "!=" else mask
+        return None
+
+
+# ------------------------------------------------------------------ conditions the grid decides
+#: the cell tables a source may be, as tables per cell of the grid
+_GRID_TABLES = {"adjacent": lambda g: g.neighbours, "surrounding": lambda g: g.surrounding,
+                "row": lambda g: g.row_cells, "column": lambda g: g.column_cells}
+_GRID_PROPERTIES = ("x", "y", "order")
+_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+            ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+
+
+def _conjuncts(node) -> list:
+    if type(node) is nodes.BinOp and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _judged_by_the_grid(resolved, node, parameter) -> bool:
+    """True when `node` reads nothing but numbers and the position (`x`, `y`, `order`) of the cell
+    tested and of the source's cell (`c.y` for `column(c)`, `parameter` its local's name)."""
+    kind = type(node)
+    if kind is nodes.Number:
+        return type(node.value) is int
+    if kind is nodes.Name:
+        return resolved.get(node) in (("prop", p) for p in _GRID_PROPERTIES)
+    if kind is nodes.Attribute:
+        return (parameter is not None and node.name in _GRID_PROPERTIES and type(node.obj) is nodes.Name
+                and resolved.get(node.obj) == ("local", parameter))
+    if kind is nodes.Not:
+        return _judged_by_the_grid(resolved, node.operand, parameter)
+    if kind is nodes.Negate:
+        return _judged_by_the_grid(resolved, node.operand, parameter)
+    if kind is nodes.BinOp and (node.op in _COMPARE or node.op in _ARITHMETIC or node.op in ("and", "or")):
+        return (_judged_by_the_grid(resolved, node.left, parameter)
+                and _judged_by_the_grid(resolved, node.right, parameter))
+    return False
+
+
+def _judge(resolved, grid, node, cell, owner, parameter):
+    """The value of `node` (judged by the grid) on grid cell `cell`, the source's cell being `owner`."""
+    kind = type(node)
+    if kind is nodes.Number:
+        return node.value
+    if kind is nodes.Name:
+        return _position(grid, resolved[node][1], cell)
+    if kind is nodes.Attribute:
+        return _position(grid, node.name, owner)
+    if kind is nodes.Not:
+        return not _judge(resolved, grid, node.operand, cell, owner, parameter)
+    if kind is nodes.Negate:
+        return -_judge(resolved, grid, node.operand, cell, owner, parameter)
+    left = _judge(resolved, grid, node.left, cell, owner, parameter)
+    if node.op in ("and", "or"):
+        if (node.op == "and") != bool(left):
+            return bool(left)
+        return bool(_judge(resolved, grid, node.right, cell, owner, parameter))
+    right = _judge(resolved, grid, node.right, cell, owner, parameter)
+    return (_COMPARE.get(node.op) or _ARITHMETIC[node.op])(left, right)
+
+
+def _position(grid, name, cell) -> int:
+    return cell if name == "order" else grid.col(cell) if name == "x" else grid.row(cell)

@@ -1,0 +1,144 @@
+"""Boards as bitmasks (runtime/state.py `kind_masks`, interpreter/compiler/codegen_masks.py): the masks
+follow every change of a board, and a rule asked through them answers, and charges the work budget,
+as its list form does."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from boardrule.dsl.loader import load_yaml_text
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter.agents import make_agent
+from boardrule.interpreter.api import evaluate, new_game, open_game
+from boardrule.interpreter.compiler import exprs
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.records.positions import apply_position
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.budget import Meter
+from boardrule.interpreter.runtime.state import kind_masks
+from boardrule.interpreter.runtime.views import view as view_for
+
+HERE = Path(__file__).parent
+PACKS = (["tictactoe", "connect4", "tinytowns", "townies", "villagers"]
+         + [str(p) for p in sorted((HERE / "packs").glob("*.pack"))]
+         + [str(p) for p in sorted((HERE / "suite").glob("*.pack"))])
+
+
+def _fresh_masks(state):
+    """The masks built from the boards' kinds alone."""
+    masks = []
+    for kinds in state.kind:
+        board = {}
+        for index, kind in enumerate(kinds):
+            board[kind] = board.get(kind, 0) | 1 << index
+        masks.append(board)
+    return masks
+
+
+def _same(kept, fresh):
+    return [{k: m for k, m in board.items() if m} for board in kept] == fresh
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_the_masks_follow_every_move_of_a_game(pack):
+    game = open_game(pack)
+    state = new_game(game, players=game.players_range[0], seed=3)
+    agents = {seat: make_agent("random", seed=seat) for seat in state.players}
+    for _ in range(60 if "suite" in pack else 200):
+        if state.phase == "over":
+            break
+        for board in range(len(state.kind)):
+            kind_masks(state, board)  # asked every move, so that every change after is kept, not rebuilt
+        seat = flow.waiting(state)[0]
+        state = flow.apply(game, state, agents[seat](game, state, seat, flow.legal_moves(game, state, seat)))
+        assert state.masks is not None and _same(state.masks, _fresh_masks(state))
+        seen = view_for(game, state, seat)
+        assert seen.masks is None or _same(seen.masks, _fresh_masks(seen))
+
+
+def test_a_position_laid_on_a_board_keeps_the_masks_true():
+    game = open_game("connect4")
+    state = new_game(game, players=2)
+    kind_masks(state, 0)
+    flow.apply(game, state, flow.parse_move(game, state, 0, "drop A6"))
+    kind_masks(state, 0)
+    apply_position(game, state, load_yaml_text("board: |\n  R . . . . . .\n  Y . . . . . .\n  R . . . . . .\n"
+                                               "  Y . . . . . .\n  R . . . . . .\n  Y . . . . . Y\n", "p.yaml"))
+    assert _same(state.masks, _fresh_masks(state))
+
+
+KINDS = """\
+game: {id: kinds, players: 2}
+board: {grid: square 5 x 4, shared: true}
+pieces:
+  cross: {symbol: X, tall: true}
+  ring: {symbol: O}
+  wall: {symbol: W, tall: true}
+shapes:
+  line: {art: X X X, symmetry: all}
+  corner: {art: "X X / X .", symmetry: all}
+player_vars:
+  mark: {per_seat: [cross, ring]}
+define:
+  mine(p): cells where kind == p.mark
+actions:
+  put:
+    params: {k: "[cross, ring, wall]", c: cells where empty}
+    effect: place k at c
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+"""
+
+QUESTIONS = [
+    "fits(line, cells where kind == cross)", "fits(line, cells where kind == mark)",
+    "fits(corner, cells where empty or kind == ring)", "fits(line, cells where not (kind == ring))",
+    "fits(line, cells where kind != cross and occupied)", "fits(corner, cells where kind in [cross, wall])",
+    "fits(line, cells where tall)", "fits(line, mine(me))", "fits(corner, me.cells where kind == cross)",
+    "fits(line, cells where kind == none)", "any(fits(line, mine(p)) for p in players)",
+    "count(cells where kind == cross)", "count(cells, empty or tall)", "any(cells where kind == mark and y > 1)",
+    "none(cells, occupied and x + y < 3)", "count(mine(me))",
+    "count(none(column(c) where empty and y > c.y) for c in cells)",
+    "count(any(adjacent(c) where kind == ring and x != c.x) for c in cells)",
+    "sum(count(row(c) where occupied and not (x <= c.x)) for c in cells)",
+    "count(count(surrounding(c), kind == cross or order > 7) > 2 for c in cells)",
+]
+
+
+def _games():
+    game = compile_game(load_pack_text(KINDS, "kinds.pack"))
+    exprs.GENERATE = False
+    try:
+        closures = compile_game(load_pack_text(KINDS, "kinds.pack"))
+    finally:
+        exprs.GENERATE = True
+    return game, closures
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_a_rule_asked_through_the_masks_answers_and_charges_as_its_list_form(question):
+    game, closures = _games()
+    chooser = random.Random(question)
+    for _ in range(12):
+        states = [flow.initial_state(g, 2, seed=1, meter=Meter(operation=10 ** 9, game=10 ** 12))
+                  for g in (game, closures)]
+        for _ in range(chooser.randrange(20)):
+            seat = flow.waiting(states[0])[0]
+            pick = chooser.randrange(len(flow.legal_moves(game, states[0], seat)))
+            states = [flow.apply(g, s, flow.legal_moves(g, s, seat)[pick]) for g, s in zip((game, closures), states)]
+        answers, spent = [], []
+        for g, s in zip((game, closures), states):
+            before = s.meter.left
+            answers.append(evaluate(g, s, question, seat=1)[0])
+            spent.append(before - s.meter.left)
+        assert answers[0] == answers[1], question
+        assert spent[0] == spent[1], question
+
+
+def test_a_rule_reads_the_masks_when_it_asks_a_shape_of_a_kind():
+    game, _ = _games()
+    state = new_game(game, players=2)
+    assert state.masks is None
+    evaluate(game, state, "fits(line, cells where kind == cross)")
+    assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
