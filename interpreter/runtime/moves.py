@@ -52,12 +52,15 @@ def remembered_moves(made: dict, seat: int) -> dict:
 
 def append_moves_of_values(found: list, mine: dict, seat: int, action: str, values) -> None:
     """The moves of an action of one parameter, one per value (the value is the key in `mine`)."""
-    get = mine.get
-    for value in values:
-        move = get(value)
-        if move is None:
-            move = mine[value] = Move(seat, action, (value,))
-        found.append(move)
+    moves = list(map(mine.get, values))  # (one pass in C: most values have their move already)
+    if not all(moves):  # a Move is always true, a value never seen gives None
+        for index, value in enumerate(values):
+            if moves[index] is None:
+                move = mine.get(value)  # (a value listed twice has its move made once)
+                if move is None:
+                    move = mine[value] = Move(seat, action, (value,))
+                moves[index] = move
+    found.extend(moves)
 
 
 def value_text(value, grid, value_type=None) -> str:
