@@ -87,6 +87,8 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     "all(any(count(ray(c, d)) > 0 for d in directions) for c in cells)", "none(n > 5 for n in [1, 2])",
     "let n = 2 in count(ray(cell(\"A3\"), north, while = y > n - 1))",
     "if to_move == none then 0 else to_move.seat",
+    'count(ray(cell("A1"), east, while = kind == none))', 'count(ray(cell("B2"), west, while = kind != me.mark))',
+    'count(ray(cell("A3"), north, while = empty or occupied))', 'count(ray(none, east, while = kind == me.mark))',
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import ast as py
 
+from boardrule.dsl import ast as nodes
+from boardrule.interpreter.compiler import fastpaths
+from boardrule.interpreter.compiler.codegen_masks import same_for_every_cell
 from boardrule.interpreter.compiler.directions import opposites
-from boardrule.interpreter.runtime.values import RuleError
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, RuleError
 
 
 # ------------------------------------------------------------------ helpers the generated code calls
@@ -64,7 +67,40 @@ def _ray_while(ctx, table, cell, holds, span):
     return tuple(out)
 
 
-HELPERS = {"step_from": _step_from, "steps_from": _steps_from, "ray_to_edge": _ray_to_edge, "ray_while": _ray_while}
+def _ray_of_kind(ctx, table, cell, kind, same, span):
+    """`ray(c, d, while = kind == k)` (`same`) or `kind != k`: the kind alone decides, no rule per cell."""
+    out = []
+    if cell is not None:
+        kinds = ctx.state.kind[cell >> CELL_BITS]
+        cell = table[cell]
+        while cell is not None and (kinds[cell & CELL_MASK] == kind) is same:
+            out.append(cell)
+            cell = table[cell]
+    meter = ctx.meter
+    meter.left -= len(out) + 1
+    if meter.left < 0:
+        meter.over(span)
+    return tuple(out)
+
+
+def _ray_in_kinds(ctx, table, cell, members, outside, span):
+    """`ray(c, d, while = C)`, C decided by the kind alone: a kind in `members` (not in it, `outside`)."""
+    out = []
+    if cell is not None:
+        kinds = ctx.state.kind[cell >> CELL_BITS]
+        cell = table[cell]
+        while cell is not None and (kinds[cell & CELL_MASK] in members) is not outside:
+            out.append(cell)
+            cell = table[cell]
+    meter = ctx.meter
+    meter.left -= len(out) + 1
+    if meter.left < 0:
+        meter.over(span)
+    return tuple(out)
+
+
+HELPERS = {"step_from": _step_from, "steps_from": _steps_from, "ray_to_edge": _ray_to_edge, "ray_while": _ray_while,
+           "ray_of_kind": _ray_of_kind, "ray_in_kinds": _ray_in_kinds}
 
 
 def _call(name: str, *args) -> py.Call:
@@ -84,6 +120,21 @@ class DirectionGeneration:
         if name == "opposite" and len(node.args) == 1:
             other = self.constant(opposites(self.compiler.game.grid), "g")
             return py.Subscript(value=other, slice=self.expr(node.args[0]), ctx=py.Load())
+        return None
+
+    def kind_test(self, condition):
+        """A ray's `while` decided by the kind alone, as (helper, its arguments): `kind == v` or
+        `kind != v`, v the same for every cell, or a condition on constant kinds; else None."""
+        resolved = self.compiler.resolved
+        fixed = fastpaths.cell_condition(self.compiler, condition)
+        if type(fixed) is fastpaths.Kinds and fixed.fixed is not None:
+            members, outside = fixed.fixed
+            return "ray_in_kinds", self.constant(members, "g"), py.Constant(outside)
+        if type(condition) is nodes.BinOp and condition.op in ("==", "!="):
+            for side, other in ((condition.left, condition.right), (condition.right, condition.left)):
+                if (type(side) is nodes.Name and resolved.get(side) == ("prop", "kind")
+                        and same_for_every_cell(resolved, other)):
+                    return "ray_of_kind", self.expr(other), py.Constant(condition.op == "==")
         return None
 
     def direction_table(self, direction) -> py.expr:
@@ -106,6 +157,9 @@ class DirectionGeneration:
         table, start = self.direction_table(direction), self.expr(cell)
         if condition is None:
             return _call("ray_to_edge", ctx, table, start, span)
+        by_kind = self.kind_test(condition)
+        if by_kind is not None:
+            return _call(by_kind[0], ctx, table, start, *by_kind[1:], span)
         holds = self.element_lambda(condition)
         if holds is None:
             return None

@@ -74,15 +74,17 @@ def _union(parts: list) -> py.expr:
 #: what a value compared with a cell's kind may read to be worked out once for the whole board
 _INVARIANT = frozenset({"local", "self", "symbol", "record", "global", "option", "player_var", "value"})
 _NOT_THE_CELLS = frozenset({("value", "me"), ("value", "none"), ("value", "true"), ("value", "false")})
+_SAFE_READS = frozenset({("attr", "kind"), ("attr", "empty"), ("attr", "occupied")})  # safe of none too
 
 
-def _same_for_every_cell(resolved, node) -> bool:
+def same_for_every_cell(resolved, node) -> bool:
     """True for a value read the same way whichever cell a filter tests, that cannot fail: names of
-    the context or the state, and a player's variable of one."""
+    the context or the state, a player's variable of one, the kind of a cell one holds."""
     kind = type(node)
     if kind is nodes.Attribute:
-        return resolved.get(node) is not None and resolved.kind_of(node) == "player_var" and _same_for_every_cell(
-            resolved, node.obj)
+        resolution = resolved.get(node)
+        readable = resolution is not None and (resolution[0] == "player_var" or resolution in _SAFE_READS)
+        return readable and same_for_every_cell(resolved, node.obj)
     if kind is not nodes.Name:
         return kind in (nodes.Number, nodes.String)
     resolution = resolved.get(node)
@@ -107,7 +109,7 @@ class MaskGeneration:
         if mask is None:
             return None
         table = self.compiler.game.placement_table(self.compiler.game.shapes[resolution[1]])
-        return _call(self.constant(table.fits, "f"), mask)
+        return _call(self.constant(table.fitter(), "f"), mask)
 
     def aggregate_mask(self, func, args, span):
         """`any`, `none` and `count` of a filter (`count(L where C)`, `count(L, C)`) asked of its mask."""
@@ -287,7 +289,7 @@ class MaskGeneration:
         for side, other in ((node.left, node.right), (node.right, node.left)):
             if type(side) is not nodes.Name or resolved.get(side) != ("prop", "kind"):
                 continue
-            if not _same_for_every_cell(resolved, other):
+            if not same_for_every_cell(resolved, other):
                 return None  # it reads the cell, or may do work: the list form judges it
             mask = _get(masks, self.expr(other))
             return py.BinOp(left=full, op=py.BitXor(), right=mask) if node.op == "!=" else mask

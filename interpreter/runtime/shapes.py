@@ -293,18 +293,25 @@ class PlacementTable:
         >>> t.fits(0b101), t.fits(0b110)
         (False, True)
         """
-        groups = self._shift_groups()
-        if groups is None:
-            return bool(self._fitting(allowed))
-        for offsets, starts in groups:
-            fitting = starts & allowed
-            for offset in offsets:
-                if not fitting:
-                    break
-                fitting &= allowed >> offset
-            if fitting:
-                return True
-        return False
+        return self.fitter()(allowed)
+
+    def fitter(self):
+        """`fits` as a function of its own, its groups at hand (for generated code, which asks it
+        of one table again and again).
+
+        >>> compile_placements(make_grid("square", 3, 1), make_shape("d", "X X")).fitter()(0b110)
+        True
+        """
+        fitter = self._cache.get("fitter")
+        if fitter is None:
+            groups = self._shift_groups()
+            if groups is None:
+                fitting = self._fitting
+                fitter = lambda allowed: bool(fitting(allowed))  # noqa: E731
+            else:
+                fitter = _shift_fitter(groups)
+            self._cache["fitter"] = fitter
+        return fitter
 
     def _shift_groups(self):
         """The distinct placements grouped by the steps from their lowest cell to the others
@@ -358,6 +365,20 @@ class PlacementTable:
                 encoded = tuple(tuple(map(base.__or__, cells)) for cells in encoded)
             self._cache[base] = encoded
         return encoded
+
+
+def _shift_fitter(groups):
+    def fits(allowed: int) -> bool:
+        for steps, starts in groups:
+            fitting = starts & allowed
+            for step in steps:
+                if not fitting:
+                    break
+                fitting &= allowed >> step
+            if fitting:
+                return True
+        return False
+    return fits
 
 
 #: more groups of placements than this, and `_fitting`'s test per disallowed cell is cheaper
