@@ -165,7 +165,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         if kind == "global":
             return _item(_attr(_attr(ctx, "state"), "vars"), detail)
         if kind == "player_var":
-            return _item(_item(_attr(_attr(ctx, "state"), "pvars"), _attr(ctx, "me")), detail)
+            return self.player_variable(_attr(ctx, "me"), detail)
         if kind == "option":
             return _item(_attr(_attr(ctx, "state"), "options"), detail)
         return self.fallback(node)

@@ -66,6 +66,15 @@ def _charged(ctx, elements, cost, span):
     return elements
 
 
+def _variables_of_me(ctx):
+    """The variables of the player a rule runs for (None with no state or no such player: reading
+    one then fails where the rule reads it, as it would unhoisted)."""
+    state, me = ctx.state, ctx.me
+    if state is None or me is None or not 0 <= me < len(state.pvars):
+        return None
+    return state.pvars[me]
+
+
 def _board_kinds(ctx, board):
     """One board's kinds, or None for a rule worked out with no state (it then reads no board)."""
     state = ctx.state
@@ -155,7 +164,7 @@ def _distinct(values):
     return len({v for v in values if v is not None})
 
 
-HELPERS = {"charged": _charged, "board_kinds": _board_kinds, "boards_kinds": _boards_kinds,
+HELPERS = {"charged": _charged, "board_kinds": _board_kinds, "variables_of_me": _variables_of_me, "boards_kinds": _boards_kinds,
            "property_of": _property_of, "with_it": _with_it, "with_locals": _with_locals, "with_local": _with_local,
            "with_it_and_locals": _with_it_and_locals, "bounded_sum": _bounded_sum, "least": _least, "most": _most,
            "distinct": _distinct, "h_any": any, "h_all": all, "h_sum": sum, "h_len": len, "h_tuple": tuple,
@@ -431,15 +440,24 @@ class LoopGeneration:
             return self.cell_table(_load(scope.name), name, True)
         return None
 
+    def player_variable(self, player: py.expr, name: str) -> py.expr:
+        """A player's variable; inside a loop, the acting player's table of variables is read once,
+        at the function's start (a rule changes no variable)."""
+        in_loop = bool(self.scopes) or self.iterables > 0 or bool(self.locals)
+        if in_loop and isinstance(player, py.Attribute) and player.attr == "me" and isinstance(player.value, py.Name):
+            variables = self.hoisted("vars_me", _call("variables_of_me", _load("ctx")))
+        else:
+            variables = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "pvars"), slice=player,
+                                     ctx=py.Load())
+        return py.Subscript(value=variables, slice=py.Constant(name), ctx=py.Load())
+
     def g_Attribute(self, node):
         kind, name = self.compiler.resolved[node]
         game, subject = self.compiler.game, self.expr(node.obj)
         if kind == "attr":  # a cell's property or a piece's attribute: its reader takes either
             return self.cell_property(subject, name, self.sure_cell_value(node.obj))
         if kind == "player_var":
-            variables = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "pvars"), slice=subject,
-                                     ctx=py.Load())
-            return py.Subscript(value=variables, slice=py.Constant(name), ctx=py.Load())
+            return self.player_variable(subject, name)
         if kind == "event_attr":
             return py.Call(func=_attr(subject, "get"), args=[py.Constant(name)], keywords=[])
         if kind == "rule":  # `c.points`: the rule of the piece on that cell (it sets its own `it`)
