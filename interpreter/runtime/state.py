@@ -38,10 +38,9 @@ class LazyRandom:
     @classmethod
     def seeded(cls, seed) -> "LazyRandom":
         """A generator seeded with `seed`: the seed is its base, read out as a
-        generator state only when a save asks."""
-        rng = cls(seed)
-        rng._live = random.Random(seed)
-        return rng
+        generator state only when a save asks, and seeded only when a chance
+        step first rolls (many games roll nothing)."""
+        return cls(seed)
 
     def getstate(self):
         if type(self._base) is tuple and not self._calls:
