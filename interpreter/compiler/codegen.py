@@ -30,6 +30,7 @@ node (the reference evaluator checks both, tests/test_reference.py).
 from __future__ import annotations
 
 import ast as py
+import copy
 import operator
 
 from boardrule.dsl import ast as nodes
@@ -190,8 +191,15 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
     def arithmetic(self, node):
         """`+ - *`; a number out of the range of numbers (dsl/limits.py) stops the rule."""
         value = py.BinOp(left=self.expr(node.left), op=_ARITHMETIC[node.op](), right=self.expr(node.right))
-        if self.compiler.types.get(node) != NUM or self.iterables:  # no `:=` in a loop's iterable
+        if self.compiler.types.get(node) != NUM:
             return self.bounded_any(value, node)  # lists are added too: only a number is bounded
+        if self.iterables:  # no `:=` in a loop's iterable: worked out twice when that is cheap, else a helper
+            if not (_cheap(value.left) and _cheap(value.right)):
+                return self.bounded_any(value, node)
+            inside = py.Compare(left=py.Constant(-MAX_NUMBER), ops=[py.LtE(), py.LtE()],
+                                comparators=[value, py.Constant(MAX_NUMBER)])
+            return py.IfExp(test=inside, body=copy.deepcopy(value), orelse=py.Call(
+                func=_load("out_of_range"), args=[copy.deepcopy(value), self.constant(node.span, "s")], keywords=[]))
         name = self.temporary()
         held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=value)
         inside = py.Compare(left=py.Constant(-MAX_NUMBER), ops=[py.LtE(), py.LtE()],
@@ -204,9 +212,16 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
 
     def ordered(self, node):
         """`< <= > >=`: `none` is not ordered, so a missing value never compares (False)."""
-        if self.iterables:  # Python allows no `:=` in a loop's iterable: a helper holds the two sides
-            return py.Call(func=self.constant(_ORDERED_HELPERS[node.op]),
-                           args=[self.expr(node.left), self.expr(node.right)], keywords=[])
+        if self.iterables:  # Python allows no `:=` in a loop's iterable: a helper holds the two sides,
+            left, right = self.expr(node.left), self.expr(node.right)  # or they are read twice when cheap
+            if not (_cheap(left) and _cheap(right)):
+                return py.Call(func=self.constant(_ORDERED_HELPERS[node.op]), args=[left, right], keywords=[])
+            missing = py.BoolOp(op=py.Or(), values=[
+                py.Compare(left=left, ops=[py.Is()], comparators=[py.Constant(None)]),
+                py.Compare(left=right, ops=[py.Is()], comparators=[py.Constant(None)])])
+            compare = py.Compare(left=copy.deepcopy(left), ops=[_ORDERED[node.op]()],
+                                 comparators=[copy.deepcopy(right)])
+            return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
         left, right = self.temporary(), self.temporary()
         held_left = py.NamedExpr(target=py.Name(id=left, ctx=py.Store()), value=self.expr(node.left))
         held_right = py.NamedExpr(target=py.Name(id=right, ctx=py.Store()), value=self.expr(node.right))
@@ -248,6 +263,19 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
 
 #: node class -> the method that writes it out; the classes not here are called as compiled closures
 GENERATORS = nodes.methods_by_class(RuleFunction, "g_")
+
+
+def _cheap(value: py.expr) -> bool:
+    """A value read again at no real cost and with no effect: a name, a literal, an item of one, a
+    cell's number on its board."""
+    kind = type(value)
+    if kind in (py.Name, py.Constant):
+        return True
+    if kind is py.Subscript:
+        return _cheap(value.value) and _cheap(value.slice)
+    if kind is py.BinOp and type(value.op) in (py.BitAnd, py.RShift):
+        return _cheap(value.left) and _cheap(value.right)
+    return False
 
 
 def _ordered_helper(compare):
