@@ -67,24 +67,9 @@ def _ray_while(ctx, table, cell, holds, span):
     return tuple(out)
 
 
-def _ray_of_kind(ctx, table, cell, kind, same, span):
-    """`ray(c, d, while = kind == k)` (`same`) or `kind != k`: the kind alone decides, no rule per cell."""
-    out = []
-    if cell is not None:
-        kinds = ctx.state.kind[cell >> CELL_BITS]
-        cell = table[cell]
-        while cell is not None and (kinds[cell & CELL_MASK] == kind) is same:
-            out.append(cell)
-            cell = table[cell]
-    meter = ctx.meter
-    meter.left -= len(out) + 1
-    if meter.left < 0:
-        meter.over(span)
-    return tuple(out)
-
-
 def _ray_in_kinds(ctx, table, cell, members, outside, span):
-    """`ray(c, d, while = C)`, C decided by the kind alone: a kind in `members` (not in it, `outside`)."""
+    """`ray(c, d, while = C)`, C decided by the kind alone: a kind in `members` (not in it, `outside`); for
+    `kind == v`, members is `(v,)`, so the walk makes no rule call per cell."""
     out = []
     if cell is not None:
         kinds = ctx.state.kind[cell >> CELL_BITS]
@@ -100,7 +85,7 @@ def _ray_in_kinds(ctx, table, cell, members, outside, span):
 
 
 HELPERS = {"step_from": _step_from, "steps_from": _steps_from, "ray_to_edge": _ray_to_edge, "ray_while": _ray_while,
-           "ray_of_kind": _ray_of_kind, "ray_in_kinds": _ray_in_kinds}
+           "ray_in_kinds": _ray_in_kinds}
 
 
 def _call(name: str, *args) -> py.Call:
@@ -134,7 +119,8 @@ class DirectionGeneration:
             for side, other in ((condition.left, condition.right), (condition.right, condition.left)):
                 if (type(side) is nodes.Name and resolved.get(side) == ("prop", "kind")
                         and same_for_every_cell(resolved, other)):
-                    return "ray_of_kind", self.expr(other), py.Constant(condition.op == "==")
+                    members = py.Tuple(elts=[self.expr(other)], ctx=py.Load())
+                    return "ray_in_kinds", members, py.Constant(condition.op == "!=")
         return None
 
     def direction_table(self, direction) -> py.expr:
