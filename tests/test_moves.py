@@ -196,3 +196,24 @@ def test_a_value_listed_twice_makes_its_moves_once():
     state = flow.initial_state(game, 1)
     assert [move_text(m, game) for m in flow.legal_moves(game, state, 0)] == [
         "write 3 A1", "write 3 B1", "write 5 A1", "write 5 B1"]
+
+
+def test_a_listing_that_stops_at_its_first_move_is_handed_the_moves_one_by_one():
+    # regression: the one-pass form extended the list, so `can`'s stop at the first move (an `append`
+    # that raises) never fired and `can(me, put)` was false with moves to make
+    import pytest
+    from boardrule.interpreter.runtime.moves import Move, append_moves_of_values
+
+    class Stop(Exception):
+        pass
+
+    class First(list):
+        def append(self, move):
+            raise Stop(move)
+
+    with pytest.raises(Stop) as caught:
+        append_moves_of_values(First(), {}, 0, "put", tuple(range(20)))
+    assert caught.value.args[0] == Move(0, "put", (0,))
+    found = []
+    append_moves_of_values(found, {}, 1, "put", tuple(range(20)))
+    assert found == [Move(1, "put", (v,)) for v in range(20)]

@@ -52,6 +52,13 @@ def remembered_moves(made: dict, seat: int) -> dict:
 
 def append_moves_of_values(found: list, mine: dict, seat: int, action: str, values) -> None:
     """The moves of an action of one parameter, one per value (the value is the key in `mine`)."""
+    if type(found) is not list:  # a listing that stops at a move (flow.py's `can`) is handed each one
+        for value in values:
+            move = mine.get(value)
+            if move is None:
+                move = mine[value] = Move(seat, action, (value,))
+            found.append(move)
+        return
     moves = list(map(mine.get, values))  # (one pass in C: most values have their move already)
     if not all(moves):  # a Move is always true, a value never seen gives None
         for index, value in enumerate(values):
