@@ -83,6 +83,7 @@ shapes:
   corner: {art: "X X / X .", symmetry: all}
 player_vars:
   mark: {per_seat: [cross, ring]}
+  likes: {per_seat: ["true", "false"]}
 define:
   mine(p): cells where kind == p.mark
 actions:
@@ -104,6 +105,8 @@ QUESTIONS = [
     "count(any(adjacent(c) where kind == ring and x != c.x) for c in cells)",
     "sum(count(row(c) where occupied and not (x <= c.x)) for c in cells)",
     "count(count(surrounding(c), kind == cross or order > 7) > 2 for c in cells)",
+    "count(cells where tall == likes)", "any(cells where tall != likes and occupied)",
+    "sum(count(cells where tall == p.likes) for p in players)",
 ]
 
 

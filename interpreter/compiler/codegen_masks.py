@@ -47,7 +47,16 @@ def _charged_mask(ctx, mask, cost, span):
     return mask
 
 
-HELPERS = {"board_masks": _board_masks, "charged_mask": _charged_mask, "h_int": int, "h_bits": int.bit_count}
+def _kinds_mask(masks, kinds_by_value, value):
+    """The cells whose kind has `value` for a static attribute (`kinds_by_value`: value -> kinds)."""
+    mask = 0
+    for kind in kinds_by_value.get(value, ()):
+        mask |= masks.get(kind, 0)
+    return mask
+
+
+HELPERS = {"board_masks": _board_masks, "charged_mask": _charged_mask, "kinds_mask": _kinds_mask, "h_int": int,
+           "h_bits": int.bit_count}
 
 
 def _load(name: str) -> py.Name:
@@ -287,13 +296,35 @@ class MaskGeneration:
         variable...): the mask of v's kind."""
         resolved = self.compiler.resolved
         for side, other in ((node.left, node.right), (node.right, node.left)):
-            if type(side) is not nodes.Name or resolved.get(side) != ("prop", "kind"):
+            resolution = resolved.get(side) if type(side) is nodes.Name else None
+            if resolution is None or resolution[0] != "prop":
                 continue
             if not same_for_every_cell(resolved, other):
                 return None  # it reads the cell, or may do work: the list form judges it
-            mask = _get(masks, self.expr(other))
+            if resolution[1] == "kind":
+                mask = _get(masks, self.expr(other))
+            else:
+                by_value = self.kinds_by_value(resolution[1])
+                if by_value is None:
+                    return None
+                mask = _call(_load("kinds_mask"), masks, self.constant(by_value, "g"), self.expr(other))
             return py.BinOp(left=full, op=py.BitXor(), right=mask) if node.op == "!=" else mask
         return None
+
+    def kinds_by_value(self, attribute):
+        """{value: kinds whose `attribute` has it} for an attribute no piece changes (an empty cell,
+        and a kind without it, have none); None for any other attribute or a value of no set."""
+        game = self.compiler.game
+        if (attribute not in game.static_attribute_names or attribute in game.variable_attributes
+                or attribute in game.mark_names):
+            return None
+        by_value: dict = {None: [None]}
+        try:
+            for kind, attrs in game.static_attrs.items():
+                by_value.setdefault(attrs.get(attribute), []).append(kind)
+        except TypeError:
+            return None  # (a list-valued attribute: no key of a table)
+        return {value: tuple(kinds) for value, kinds in by_value.items()}
 
 
 # ------------------------------------------------------------------ conditions the grid decides
