@@ -183,8 +183,11 @@ def _action_moves_cached(game, state, seat) -> tuple:
 
 def _in_declared_order(game, actions) -> tuple:
     """A decision's actions in the order the pack declares them (sorted once per set of actions)."""
-    return game.cache.remember("action_order", actions,
-                               lambda: tuple(sorted(actions, key=game.action_index.__getitem__)))
+    orders = game.cache.table("action_order")  # (read directly: it is asked at every listing)
+    order = orders.get(actions)
+    if order is None:
+        order = game.cache.bounded(orders)[actions] = tuple(sorted(actions, key=game.action_index.__getitem__))
+    return order
 
 
 def action_moves(game, state, seat, action, ctx=None) -> list:
@@ -201,6 +204,8 @@ def action_moves(game, state, seat, action, ctx=None) -> list:
         lister = action.lister = _parameter_lister(action)
     found = []
     lister(ctx, ctx.env, seat, (), found)
+    if action.refuse_after is None or not found:
+        return found
     return after.kept(game, state, found)  # each candidate tried when the action says `refuse_after:`
 
 
@@ -399,7 +404,8 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
     if meter.left < 0:
         meter.over()
     _count_move(game, new)
-    after.remember_position(game, new)  # (a pack that reads `repeated`: the position this move starts from)
+    if game.keeps_positions:  # a pack that reads `repeated`: the position this move starts from
+        after.remember_position(game, new)
     if move.action == DONE:
         new.log.append(["move", move.seat, move_text(move, game)])
         _close(game, new, move.seat)  # (a pass it leads to is logged after it)
