@@ -154,3 +154,14 @@ def test_a_rule_reads_the_masks_when_it_asks_a_shape_of_a_kind():
     assert state.masks is None
     evaluate(game, state, "fits(line, cells where kind == cross)")
     assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
+
+
+def test_every_change_of_a_cells_kind_goes_through_set_kind():
+    # a write of `state.kind[board][cell]` past `set_kind` would leave the masks a rule reads untrue
+    import re
+    root = HERE.parent
+    write = re.compile(r"\.kind\[[^\]]+\]\[[^\]]+\]\s*=[^=]")
+    found = [f"{path.relative_to(root)}:{number}" for folder in ("interpreter", "cli", "dsl")
+             for path in sorted((root / folder).rglob("*.py"))
+             for number, line in enumerate(path.read_text().splitlines(), 1) if write.search(line)]
+    assert found == []
