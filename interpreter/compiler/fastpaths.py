@@ -410,11 +410,12 @@ def _scan_charged(scan, game, span):
 def _filter(compiler, source_node, condition):
     board_of = whole_board(compiler, source_node)
     if type(condition) is Kinds and board_of is not None:
-        cells_of, at = compiler.game.board_cells, condition.at
+        cells_of, at, fixed = compiler.game.board_cells, condition.at, condition.fixed
+        here = compiler.resolved.get(source_node) == ("value", "cells")  # the current board: read in place
 
         def on_board(ctx):  # the board's kinds line up with its cells: all in C
-            board = board_of(ctx)
-            members, outside = at(ctx)
+            board = ctx.board if here else board_of(ctx)
+            members, outside = fixed if fixed is not None else at(ctx)
             kinds = ctx.state.kind[board]
             if not outside and members.isdisjoint(kinds):
                 return ()  # most boards hold none of a given kind: one set operation
