@@ -56,7 +56,7 @@ import random
 import time
 
 from boardrule.dsl.diagnostics import UsageError
-from boardrule.interpreter.agents import evaluation
+from boardrule.interpreter.agents import evaluation, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import BudgetError
 from boardrule.interpreter.agents.montecarlo import MARGIN_WEIGHT, _known_moves, determinize, ucb1_choice
@@ -65,7 +65,8 @@ from boardrule.interpreter.runtime.values import RuleError
 
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
 DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": None, "playout": 1, "c": 0.7,
-            "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1}
+            "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1,
+            "shapes": patterns.DISCOUNT}
 MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
@@ -244,7 +245,8 @@ class SearchAgent:
         keyed = []
         for index, move in enumerate(judged):
             try:
-                value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0)
+                value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0,
+                                              discount=self.shapes)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))
@@ -320,7 +322,7 @@ class SearchAgent:
                 played.append(move)
             state = flow.apply_in_place(game, state, move)
             steps += 1
-        return rewards(game, state, rng, self.reach)
+        return rewards(game, state, rng, self.reach, self.shapes)
 
     def _mast_pick(self, moves, mast, rng):
         """A move drawn with odds exp(mean reward / temperature), over at most MAST_SAMPLE moves drawn
@@ -347,11 +349,11 @@ class SearchAgent:
                 return move
         return moves[-1]
 
-def rewards(game, state, rng=None, reach: int = 0) -> list:
+def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT) -> list:
     """Every seat's reward for a position: alone, the judged score; with others, the share of first
     place by the judged totals plus a little for the margin (montecarlo.rewards on the evaluation).
     A position before the end counts the next mover's best gain within `reach` decisions (0: none)."""
-    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1))
+    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1), discount=discount)
     out = [0.0] * state.seats
     if len(judged) == 1:
         for seat, points in judged.items():
@@ -457,13 +459,13 @@ def parse_settings(text: str) -> dict:
                 settings["seconds"], settings["iterations"], settings["work"] = float(value.rstrip("s")), None, None
             elif key == "depth":
                 settings["depth"] = None if value == "end" else int(value)
-            elif key in ("c", "widen", "mast"):
+            elif key in ("c", "widen", "mast", "shapes"):
                 settings[key] = float(value)
             elif key == "tree" and value in ("open", "info"):
                 settings[key] = value
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
-                                 "playout, c, widen, prior, trees, jobs, reach, mast, tree (info or open)",
+                                 "playout, c, widen, prior, trees, jobs, reach, mast, shapes, tree (info or open)",
                                  code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
@@ -477,7 +479,7 @@ def parse_settings(text: str) -> dict:
         raise UsageError(f"strong seconds must be positive, not {seconds:g}", code="E005")
     if settings.get("depth") is not None and settings["depth"] < 0:
         raise UsageError("strong depth must be 0 (judge at once) or more", code="E005")
-    for key in ("c", "widen", "mast"):
+    for key in ("c", "widen", "mast", "shapes"):
         if key in settings and not (settings[key] >= 0 and math.isfinite(settings[key])):
             raise UsageError(f"strong {key} must be a positive number", code="E005")
     return settings
