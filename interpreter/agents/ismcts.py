@@ -122,7 +122,12 @@ class SearchAgent:
         return _best(moves, visits, seat)
 
     def _search(self, game, state, seat, moves, seed, tree=0):
-        """One tree's search of a decision: the root's (visits, reward totals) per move."""
+        """One tree's search of a decision: the root's (visits, reward totals) per move. The shape
+        potentials it works out are remembered for this search (patterns.remembering)."""
+        with patterns.remembering():
+            return self._search_tree(game, state, seat, moves, seed, tree)
+
+    def _search_tree(self, game, state, seat, moves, seed, tree):
         rng = random.Random(seed)
         real = flow.search_copy(state)  # the search's work is the agent's budget, not the game's
         self._seat_count = real.seats
@@ -246,7 +251,7 @@ class SearchAgent:
         for index, move in enumerate(judged):
             try:
                 value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0,
-                                              discount=self.shapes)
+                                              discount=self.shapes if full else 0)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))

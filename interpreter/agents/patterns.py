@@ -25,19 +25,28 @@ complete; the shape potential does, from the pack's own rules alone:
    cell still to give it), and the potential is their sum over the shapes.
 
 Each unit of this work is charged to the position's budget meter, so a
-search that counts work stays deterministic.
+search that counts work stays deterministic. A search may remember the
+potentials it works out (`remembering`): positions that look the same (the
+boards, variables and points) get the one worked out first, which is the
+same whatever the process, as each search remembers its own.
 """
 
 from __future__ import annotations
 
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.context import Ctx
+from boardrule.interpreter.runtime.moves import Move
 from boardrule.interpreter.runtime.values import CELL_BITS, PLAYERS, RuleError
 
 #: a placement with more unmet slots than this is no pattern begun
 MAX_MISSING = 2
 #: each unmet slot multiplies a pattern's worth by this
 DISCOUNT = 0.5
+#: the units of work charged for a copy of the position and for each move judged on it, on top of what
+#: the rules run for them charge (the copies and the score sheets, which the engine does not count):
+#: measured so that a unit of the potential costs about what a unit of a playout does
+COPY_UNITS = 100
+JUDGED_UNITS = 160
 
 
 def shaped_actions(game) -> tuple:
@@ -49,12 +58,38 @@ def shaped_actions(game) -> tuple:
     return actions
 
 
+_MEMO = [None]  # the potentials remembered by the search under way (`remembering`), or None
+
+
+class remembering:
+    """`with remembering():` the potentials worked out inside are remembered by position, until the end."""
+
+    def __enter__(self):
+        self.outer, _MEMO[0] = _MEMO[0], {}
+        return self
+
+    def __exit__(self, *exc):
+        _MEMO[0] = self.outer
+
+
 def potential(game, state, seat, discount: float = DISCOUNT, limit: int = MAX_MISSING) -> float:
     """The shape potential of `state` for `seat` (see the module's docstring); 0 once the game is over,
     in a pack without shaped actions, or when `discount` is 0."""
     actions = shaped_actions(game)
     if not actions or state.phase == "over" or discount <= 0:
         return 0.0
+    memo = _MEMO[0]
+    if memo is None:
+        return _potential(game, state, seat, actions, discount, limit)
+    key = (seat, discount, limit, tuple(tuple(board) for board in state.kind), repr(state.attrs), repr(state.held),
+           repr(state.tokens), repr(state.vars), repr(state.pvars[seat]), repr(state.points))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _potential(game, state, seat, actions, discount, limit)
+    return found
+
+
+def _potential(game, state, seat, actions, discount, limit) -> float:
     state.meter.begin()
     outer, state.memo = state.memo, {} if state.memo is None else state.memo
     try:
@@ -112,7 +147,7 @@ def _nearest(game, state, seat, shape, limit):
     base = board << CELL_BITS
     kinds = state.kind[board]
     placements = game.placement_table(shape).placements
-    state.meter.charge(len(placements))
+    state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
     known = game.static_attrs
     legend = game.legends.get(shape.name)
     test = game.slot_test(shape, Ctx(game, state, PLAYERS[seat]), base) if legend else None
@@ -137,19 +172,38 @@ def _nearest(game, state, seat, shape, limit):
 
 
 def _worth(game, state, seat, action, index, prefix, cells, missing, now) -> float:
-    """The best gain over `now` of the action's moves that use `cells`, once the unmet cells are filled."""
+    """The best gain over `now` of the action's moves that use `cells` as the match, once the unmet
+    cells are filled: the parameters before it as in `prefix`, those after it each of their values."""
     filled = state.clone()
+    state.meter.charge(COPY_UNITS)
     board = game.board_of_seat(seat)
     for cell, kind in missing:
         filled.kind[board][cell] = kind
         filled.owner[board][cell] = PLAYERS[seat]
-    wanted = tuple(sorted(cells))
-    best = None
-    for move in flow.action_moves(game, filled, seat, action):
-        args = move.args
-        if args[:index] != prefix or tuple(sorted(args[index])) != wanted:
-            continue
-        gain = game.score_total(flow.preview(game, filled, move), seat) - now
-        if best is None or gain > best:
-            best = gain
-    return 0.0 if best is None else best
+    ctx = Ctx(game, filled, PLAYERS[seat])
+    env = ctx.env
+    names = action.param_names
+    for name, value in zip(names, prefix):
+        env[name] = value
+    env[names[index]] = cells
+    best = [None]
+
+    def walk(level, args):
+        if level == len(names):
+            if action.when is not None and not action.when(ctx):
+                return
+            ctx.meter.charge(JUDGED_UNITS)
+            gain = game.score_total(flow.preview(game, filled, Move(seat, action.name, args)), seat) - now
+            if best[0] is None or gain > best[0]:
+                best[0] = gain
+            return
+        name, domain = action.params[level]
+        values = domain(ctx)
+        ctx.meter.charge(len(values) + 1)
+        for value in values:
+            env[name] = value
+            walk(level + 1, args + (value,))
+        env.pop(name, None)
+
+    walk(index + 1, prefix + (cells,))
+    return 0.0 if best[0] is None else best[0]
