@@ -21,13 +21,16 @@ iteration
    hundreds of moves still looks deeper than one ply. The prior ranks moves
    by the evaluation of the position after them (`evaluation.judge_move`:
    the pack's scoring as if the game ended now plus the pack's hint; at the
-   root, plus the best the next mover can add at once), worked
+   root, plus the shape potential of patterns.py and the best the next mover
+   can add at once), worked
    out the second time a node is reached (most nodes are reached once), over
    at most `prior` moves drawn at random, the rest after them in random order;
 4. adds one move to the tree and **plays out** from it for at most `depth`
    moves, each the best immediate gain among `playout` moves drawn at random
    (1: random moves), then judges the position with the evaluation (the
-   final scores if the game is over);
+   final scores if the game is over; with the shape potential). The default,
+   `auto`, judges at once (0 moves) in a pack whose moves ask for patterns
+   (`playout_depth`) and plays to the end elsewhere;
 5. adds every seat's reward to the moves on its path.
 
 Rewards are those of `montecarlo.rewards`: alone, the score; with others,
@@ -64,7 +67,7 @@ from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.values import RuleError
 
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
-DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": None, "playout": 1, "c": 0.7,
+DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": "auto", "playout": 1, "c": 0.7,
             "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1,
             "shapes": patterns.DISCOUNT}
 MAX_NODES = 200_000
@@ -302,7 +305,7 @@ class SearchAgent:
     def _playout(self, game, state, rng, played):
         steps = 0
         sample = self.playout
-        depth = self.depth
+        depth = playout_depth(game, self.depth)
         mast = self.mast_table if self.mast else None
         hinted = game.evaluation_hint is not None
         while state.phase != "over" and (depth is None or steps < depth):
@@ -353,6 +356,15 @@ class SearchAgent:
             if pick <= 0:
                 return move
         return moves[-1]
+
+def playout_depth(game, depth):
+    """How far a playout goes (None: to the end). `auto`: judged at once (0) in a pack whose moves ask for
+    patterns, where the shape potential sees what a plan is worth (patterns.py) and random moves would
+    mostly break the patterns begun; to the end elsewhere, where the final score is the best judge."""
+    if depth == "auto":
+        return 0 if patterns.shaped_actions(game) else None
+    return depth
+
 
 def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT) -> list:
     """Every seat's reward for a position: alone, the judged score; with others, the share of first
@@ -463,7 +475,7 @@ def parse_settings(text: str) -> dict:
             elif key == "seconds":
                 settings["seconds"], settings["iterations"], settings["work"] = float(value.rstrip("s")), None, None
             elif key == "depth":
-                settings["depth"] = None if value == "end" else int(value)
+                settings["depth"] = None if value == "end" else value if value == "auto" else int(value)
             elif key in ("c", "widen", "mast", "shapes"):
                 settings[key] = float(value)
             elif key == "tree" and value in ("open", "info"):
@@ -482,7 +494,7 @@ def parse_settings(text: str) -> dict:
     seconds = settings.get("seconds")
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise UsageError(f"strong seconds must be positive, not {seconds:g}", code="E005")
-    if settings.get("depth") is not None and settings["depth"] < 0:
+    if settings.get("depth") not in (None, "auto") and settings["depth"] < 0:
         raise UsageError("strong depth must be 0 (judge at once) or more", code="E005")
     for key in ("c", "widen", "mast", "shapes"):
         if key in settings and not (settings[key] >= 0 and math.isfinite(settings[key])):

@@ -45,8 +45,8 @@ DISCOUNT = 0.5
 #: the units of work charged for a copy of the position and for each move judged on it, on top of what
 #: the rules run for them charge (the copies and the score sheets, which the engine does not count):
 #: measured so that a unit of the potential costs about what a unit of a playout does
-COPY_UNITS = 100
-JUDGED_UNITS = 160
+COPY_UNITS = 150
+JUDGED_UNITS = 220
 
 
 def shaped_actions(game) -> tuple:
