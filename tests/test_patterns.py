@@ -104,3 +104,33 @@ def test_the_potential_counts_only_while_the_game_is_on(tmp_path):
     while state.phase != "over":
         state = flow.apply(game, state, agent(game, state, 0, flow.legal_moves(game, state, 0)))
     assert patterns.potential(game, state, 0) == 0
+
+
+def test_strong_judges_at_once_where_moves_ask_for_patterns_and_plays_to_the_end_elsewhere(tmp_path):
+    from boardrule.interpreter.agents.ismcts import DEFAULTS, parse_settings, playout_depth
+    assert DEFAULTS["depth"] == "auto"
+    assert playout_depth(_huts(tmp_path), "auto") == 0
+    assert playout_depth(open_game("tictactoe"), "auto") is None
+    assert playout_depth(open_game("tictactoe"), 3) == 3
+    assert parse_settings("depth=auto:shapes=0.3") == {"depth": "auto", "shapes": 0.3}
+
+
+def test_strong_without_patterns_in_the_pack_plays_as_without_the_potential():
+    # the potential adds nothing where no action matches a pattern: the same moves with it switched off
+    game = open_game("tictactoe")
+    state = new_game(game, players=2, seed=1)
+    moves = flow.legal_moves(game, state, 0)
+    for seed in range(3):
+        assert make_agent("strong:40", seed)(game, state, 0, moves) == \
+            make_agent("strong:40:shapes=0", seed)(game, state, 0, moves)
+
+
+def test_a_search_remembers_potentials_only_while_it_runs(tmp_path):
+    game = _huts(tmp_path)
+    state = _with(game, [("a", 0), ("b", 1)])
+    assert patterns._MEMO[0] is None
+    with patterns.remembering():
+        first = patterns.potential(game, state, 0)
+        assert len(patterns._MEMO[0]) == 1
+        assert patterns.potential(game, state, 0) == first
+    assert patterns._MEMO[0] is None
