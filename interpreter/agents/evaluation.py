@@ -28,6 +28,7 @@ real state.
 
 from __future__ import annotations
 
+from boardrule.interpreter.agents import patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.outcome import outcome
 from boardrule.interpreter.runtime.scoring import score_sheet
@@ -65,13 +66,15 @@ def hint(game, state, seat) -> float:
         state.memo = outer
 
 
-def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1) -> dict:
-    """Every player's judged total: score now + hint (+ the next mover's best gain within `reach` of
-    its own decisions in a row)."""
+def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1,
+           discount: float = patterns.DISCOUNT) -> dict:
+    """Every player's judged total: score now + hint + shape potential (`discount` 0: none) (+ the next
+    mover's best gain within `reach` of its own decisions in a row)."""
     out = scores_now(game, state)
     if state.phase == "over":
         return {seat: float(points) for seat, points in out.items()}
-    result = {seat: points + hint(game, state, seat) for seat, points in out.items()}
+    result = {seat: points + hint(game, state, seat) + patterns.potential(game, state, seat, discount)
+              for seat, points in out.items()}
     if ahead:
         waiting = flow.waiting(state)
         if waiting:
@@ -116,10 +119,11 @@ def after_move(game, state, move):
     return flow.apply_in_place(game, state.clone(), move)
 
 
-def judge_move(game, world, seat, move, rng=None, sample: int = NEXT_SAMPLE, reach: int = 2) -> float:
+def judge_move(game, world, seat, move, rng=None, sample: int = NEXT_SAMPLE, reach: int = 2,
+               discount: float = patterns.DISCOUNT) -> float:
     """A move's value for `seat`: the evaluation of the position at the next decision, with the next
     mover's best gain within `reach` decisions (`world` must hold nothing the seat may not see)."""
-    return evaluate(game, after_move(game, world, move), seat, rng, sample, reach > 0, max(reach, 1))
+    return evaluate(game, after_move(game, world, move), seat, rng, sample, reach > 0, max(reach, 1), discount)
 
 
 def value(game, judged: dict, seat) -> float:
@@ -130,6 +134,7 @@ def value(game, judged: dict, seat) -> float:
     return mine - max(points for other, points in judged.items() if other != seat)
 
 
-def evaluate(game, state, seat, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1) -> float:
+def evaluate(game, state, seat, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1,
+             discount: float = patterns.DISCOUNT) -> float:
     """The value of `state` for `seat` (see the module's docstring)."""
-    return value(game, totals(game, state, rng, sample, ahead, reach), seat)
+    return value(game, totals(game, state, rng, sample, ahead, reach, discount), seat)

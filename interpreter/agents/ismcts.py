@@ -21,13 +21,16 @@ iteration
    hundreds of moves still looks deeper than one ply. The prior ranks moves
    by the evaluation of the position after them (`evaluation.judge_move`:
    the pack's scoring as if the game ended now plus the pack's hint; at the
-   root, plus the best the next mover can add at once), worked
+   root, plus the shape potential of patterns.py and the best the next mover
+   can add at once), worked
    out the second time a node is reached (most nodes are reached once), over
    at most `prior` moves drawn at random, the rest after them in random order;
 4. adds one move to the tree and **plays out** from it for at most `depth`
    moves, each the best immediate gain among `playout` moves drawn at random
    (1: random moves), then judges the position with the evaluation (the
-   final scores if the game is over);
+   final scores if the game is over; with the shape potential). The default,
+   `auto`, judges at once (0 moves) in a pack whose moves ask for patterns
+   (`playout_depth`) and plays to the end elsewhere;
 5. adds every seat's reward to the moves on its path.
 
 Rewards are those of `montecarlo.rewards`: alone, the score; with others,
@@ -56,7 +59,7 @@ import random
 import time
 
 from boardrule.dsl.diagnostics import UsageError
-from boardrule.interpreter.agents import evaluation
+from boardrule.interpreter.agents import evaluation, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import BudgetError
 from boardrule.interpreter.agents.montecarlo import MARGIN_WEIGHT, _known_moves, determinize, ucb1_choice
@@ -64,8 +67,9 @@ from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.values import RuleError
 
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
-DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": None, "playout": 1, "c": 0.7,
-            "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1}
+DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": "auto", "playout": 1, "c": 0.7,
+            "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1,
+            "shapes": patterns.DISCOUNT}
 MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
@@ -121,7 +125,12 @@ class SearchAgent:
         return _best(moves, visits, seat)
 
     def _search(self, game, state, seat, moves, seed, tree=0):
-        """One tree's search of a decision: the root's (visits, reward totals) per move."""
+        """One tree's search of a decision: the root's (visits, reward totals) per move. The shape
+        potentials it works out are remembered for this search (patterns.remembering)."""
+        with patterns.remembering():
+            return self._search_tree(game, state, seat, moves, seed, tree)
+
+    def _search_tree(self, game, state, seat, moves, seed, tree):
         rng = random.Random(seed)
         real = flow.search_copy(state)  # the search's work is the agent's budget, not the game's
         self._seat_count = real.seats
@@ -244,7 +253,8 @@ class SearchAgent:
         keyed = []
         for index, move in enumerate(judged):
             try:
-                value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0)
+                value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0,
+                                              discount=self.shapes if full else 0)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))
@@ -295,7 +305,7 @@ class SearchAgent:
     def _playout(self, game, state, rng, played):
         steps = 0
         sample = self.playout
-        depth = self.depth
+        depth = playout_depth(game, self.depth)
         mast = self.mast_table if self.mast else None
         hinted = game.evaluation_hint is not None
         while state.phase != "over" and (depth is None or steps < depth):
@@ -320,7 +330,7 @@ class SearchAgent:
                 played.append(move)
             state = flow.apply_in_place(game, state, move)
             steps += 1
-        return rewards(game, state, rng, self.reach)
+        return rewards(game, state, rng, self.reach, self.shapes)
 
     def _mast_pick(self, moves, mast, rng):
         """A move drawn with odds exp(mean reward / temperature), over at most MAST_SAMPLE moves drawn
@@ -347,11 +357,20 @@ class SearchAgent:
                 return move
         return moves[-1]
 
-def rewards(game, state, rng=None, reach: int = 0) -> list:
+def playout_depth(game, depth):
+    """How far a playout goes (None: to the end). `auto`: judged at once (0) in a pack whose moves ask for
+    patterns, where the shape potential sees what a plan is worth (patterns.py) and random moves would
+    mostly break the patterns begun; to the end elsewhere, where the final score is the best judge."""
+    if depth == "auto":
+        return 0 if patterns.shaped_actions(game) else None
+    return depth
+
+
+def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT) -> list:
     """Every seat's reward for a position: alone, the judged score; with others, the share of first
     place by the judged totals plus a little for the margin (montecarlo.rewards on the evaluation).
     A position before the end counts the next mover's best gain within `reach` decisions (0: none)."""
-    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1))
+    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1), discount=discount)
     out = [0.0] * state.seats
     if len(judged) == 1:
         for seat, points in judged.items():
@@ -456,14 +475,14 @@ def parse_settings(text: str) -> dict:
             elif key == "seconds":
                 settings["seconds"], settings["iterations"], settings["work"] = float(value.rstrip("s")), None, None
             elif key == "depth":
-                settings["depth"] = None if value == "end" else int(value)
-            elif key in ("c", "widen", "mast"):
+                settings["depth"] = None if value == "end" else value if value == "auto" else int(value)
+            elif key in ("c", "widen", "mast", "shapes"):
                 settings[key] = float(value)
             elif key == "tree" and value in ("open", "info"):
                 settings[key] = value
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
-                                 "playout, c, widen, prior, trees, jobs, reach, mast, tree (info or open)",
+                                 "playout, c, widen, prior, trees, jobs, reach, mast, shapes, tree (info or open)",
                                  code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
@@ -475,9 +494,9 @@ def parse_settings(text: str) -> dict:
     seconds = settings.get("seconds")
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise UsageError(f"strong seconds must be positive, not {seconds:g}", code="E005")
-    if settings.get("depth") is not None and settings["depth"] < 0:
+    if settings.get("depth") not in (None, "auto") and settings["depth"] < 0:
         raise UsageError("strong depth must be 0 (judge at once) or more", code="E005")
-    for key in ("c", "widen", "mast"):
+    for key in ("c", "widen", "mast", "shapes"):
         if key in settings and not (settings[key] >= 0 and math.isfinite(settings[key])):
             raise UsageError(f"strong {key} must be a positive number", code="E005")
     return settings

@@ -31,7 +31,8 @@ GENERATE_LISTERS = True  # an action's moves listed by a generated function (cod
 
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
-                 "label", "span", "lister", "may_ask", "whys", "when_parts", "filtered", "refuse_after")
+                 "label", "span", "lister", "may_ask", "whys", "when_parts", "filtered", "refuse_after",
+                 "shape_params")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -352,7 +353,8 @@ def _actions(game, model, exprs, effects):
             whys={name: compile_why(exprs, why) for name, why in action.param_whys.items()},
             when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
                              for node, why in action.when_parts),
-            filtered=_filtered_domain(exprs, action), refuse_after=_refuse_after(exprs, action, asking))
+            filtered=_filtered_domain(exprs, action), refuse_after=_refuse_after(exprs, action, asking),
+            shape_params=_shape_params(exprs, action))
         if action.params and GENERATE_LISTERS and exprs_module.GENERATE:
             compiled = game.actions[action.name]
             compiled.lister = generate_lister(exprs, compiled, action.params, [
@@ -362,6 +364,17 @@ def _actions(game, model, exprs, effects):
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}
+
+
+def _shape_params(exprs, action) -> tuple:
+    """The parameters whose values are the matches of a pattern (`matches(SHAPE, ...)`), as
+    (index, the shape's expression compiled): what the agents' shape potential looks for on a board
+    (agents/patterns.py). The shape may read the parameters before it."""
+    found = []
+    for index, (_, domain) in enumerate(action.params):
+        if type(domain) is nodes.Call and exprs.resolved.get(domain) == ("function", "matches") and domain.args:
+            found.append((index, exprs.compile(domain.args[0])))
+    return tuple(found)
 
 
 def _refuse_after(exprs, action, asking):

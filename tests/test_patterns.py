@@ -1,0 +1,136 @@
+"""The shape potential (interpreter/agents/patterns.py): a pattern begun on the board is worth part of what
+completing it would score, so that the agents plan moves that only pay off a few moves later."""
+
+from __future__ import annotations
+
+from boardrule.interpreter.agents import evaluation, make_agent, patterns
+from boardrule.interpreter.api import new_game, open_game
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.values import PLAYERS
+
+# one seat places pieces on a 3x3 board; three in a row, `a b a`, make a hut worth 5
+HUTS = """\
+game: {id: huts, name: Huts, players: 1}
+board: {grid: square 3 x 3}
+symbols:
+  stuff: [a, b]
+pieces:
+  a: {symbol: a, category: stuff}
+  b: {symbol: b, category: stuff}
+  hut: {symbol: H, category: home, pattern: row, score: 5}
+shapes:
+  row: {art: "a b a", symmetry: all}
+actions:
+  put:
+    params: {piece: stuff, cell: cells where empty}
+    effect: place piece at cell
+  build:
+    params:
+      building: "[hut]"
+      match: matches(building.pattern)
+    effect: |
+      remove match
+      place building at match[0]
+flow:
+  round:
+    - turns: [put]
+    - together: [build]
+      repeat: true
+  end: none(cells where empty)
+  check_end: round
+"""
+
+
+def _huts(tmp_path):
+    (tmp_path / "huts.pack").write_text(HUTS)
+    return open_game(str(tmp_path / "huts.pack"))
+
+
+def _with(game, pieces):
+    """A new game with these (kind, cell) pieces on the board."""
+    state = new_game(game, players=1, seed=0)
+    for kind, cell in pieces:
+        state.kind[0][cell] = kind
+        state.owner[0][cell] = PLAYERS[0]
+    state.moves_cache.clear()  # the moves listed before the pieces were put there
+    return state
+
+
+def test_the_shape_params_of_an_action_are_found_at_compile_time(tmp_path):
+    game = _huts(tmp_path)
+    assert [index for index, _ in game.actions["build"].shape_params] == [1]
+    assert game.actions["put"].shape_params == ()
+    assert patterns.shaped_actions(open_game("tictactoe")) == ()
+
+
+def test_a_pattern_one_piece_from_complete_is_worth_more_than_one_two_pieces_from_it(tmp_path):
+    game = _huts(tmp_path)
+    near = _with(game, [("a", 0), ("b", 1)])  # a b . on the top row: one `a` missing
+    far = _with(game, [("a", 0), ("b", 8)])  # a in a corner, b in the other: two pieces missing at best
+    nothing = _with(game, [])
+    assert evaluation.score_now(game, near, 0) == evaluation.score_now(game, far, 0)
+    assert patterns.potential(game, near, 0) == 5 * patterns.DISCOUNT
+    assert patterns.potential(game, far, 0) == 5 * patterns.DISCOUNT ** 2
+    assert patterns.potential(game, nothing, 0) == 0  # no pattern begun
+    assert patterns.potential(game, near, 0, discount=0) == 0
+    judged = {name: evaluation.evaluate(game, state, 0, ahead=False) for name, state in
+              (("near", near), ("far", far), ("nothing", nothing))}
+    assert judged["near"] > judged["far"] > judged["nothing"]
+
+
+def test_a_blocked_placement_is_no_pattern_begun(tmp_path):
+    game = _huts(tmp_path)
+    # a b b on the top row and b in every other line through the `a`: no placement can still be completed
+    blocked = _with(game, [("a", 0), ("b", 1), ("b", 2), ("b", 3), ("b", 6), ("b", 4)])
+    assert patterns.potential(game, blocked, 0) == 0
+
+
+def test_the_move_that_begins_a_pattern_is_judged_best_only_with_the_potential(tmp_path):
+    game = _huts(tmp_path)
+    state = _with(game, [("a", 0)])  # an `a` in the corner: a `b` next to it, or an `a` two cells away,
+    # leaves one piece to find
+    moves = flow.legal_moves(game, state, 0)
+    values = {move: evaluation.judge_move(game, state, 0, move, reach=0) for move in moves}
+    flat = {move: evaluation.judge_move(game, state, 0, move, reach=0, discount=0) for move in moves}
+    assert len(set(flat.values())) == 1  # the score alone tells no placement apart
+    top = max(values.values())
+    assert {move.args for move in moves if values[move] == top} == {("b", 1), ("b", 3), ("a", 2), ("a", 6)}
+
+
+def test_the_potential_counts_only_while_the_game_is_on(tmp_path):
+    game = _huts(tmp_path)
+    state = new_game(game, players=1, seed=0)
+    agent = make_agent("greedy", 0)
+    while state.phase != "over":
+        state = flow.apply(game, state, agent(game, state, 0, flow.legal_moves(game, state, 0)))
+    assert patterns.potential(game, state, 0) == 0
+
+
+def test_strong_judges_at_once_where_moves_ask_for_patterns_and_plays_to_the_end_elsewhere(tmp_path):
+    from boardrule.interpreter.agents.ismcts import DEFAULTS, parse_settings, playout_depth
+    assert DEFAULTS["depth"] == "auto"
+    assert playout_depth(_huts(tmp_path), "auto") == 0
+    assert playout_depth(open_game("tictactoe"), "auto") is None
+    assert playout_depth(open_game("tictactoe"), 3) == 3
+    assert parse_settings("depth=auto:shapes=0.3") == {"depth": "auto", "shapes": 0.3}
+
+
+def test_strong_without_patterns_in_the_pack_plays_as_without_the_potential():
+    # the potential adds nothing where no action matches a pattern: the same moves with it switched off
+    game = open_game("tictactoe")
+    state = new_game(game, players=2, seed=1)
+    moves = flow.legal_moves(game, state, 0)
+    for seed in range(3):
+        assert make_agent("strong:40", seed)(game, state, 0, moves) == \
+            make_agent("strong:40:shapes=0", seed)(game, state, 0, moves)
+
+
+def test_a_search_remembers_potentials_only_while_it_runs(tmp_path):
+    game = _huts(tmp_path)
+    state = _with(game, [("a", 0), ("b", 1)])
+    assert patterns._MEMO[0] is None
+    with patterns.remembering():
+        first = patterns.potential(game, state, 0)
+        assert len(patterns._MEMO[0]) == 1
+        assert patterns.potential(game, state, 0) == first
+    assert patterns._MEMO[0] is None
