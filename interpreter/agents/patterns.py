@@ -37,6 +37,7 @@ from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import Move
 from boardrule.interpreter.runtime.values import CELL_BITS, PLAYERS, RuleError
+from boardrule.interpreter.runtime.state import set_kind
 
 #: a placement with more unmet slots than this is no pattern begun
 MAX_MISSING = 2
@@ -178,7 +179,7 @@ def _worth(game, state, seat, action, index, prefix, cells, missing, now) -> flo
     state.meter.charge(COPY_UNITS)
     board = game.board_of_seat(seat)
     for cell, kind in missing:
-        filled.kind[board][cell] = kind
+        set_kind(filled, board, cell, kind)  # (the masks a rule reads follow)
         filled.owner[board][cell] = PLAYERS[seat]
     ctx = Ctx(game, filled, PLAYERS[seat])
     env = ctx.env
