@@ -62,7 +62,7 @@ from boardrule.dsl.diagnostics import UsageError
 from boardrule.interpreter.agents import evaluation, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import BudgetError
-from boardrule.interpreter.agents.montecarlo import MARGIN_WEIGHT, _known_moves, determinize, ucb1_choice
+from boardrule.interpreter.agents.montecarlo import _known_moves, determinize, rewards, ucb1_choice
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.values import RuleError
 
@@ -364,29 +364,6 @@ def playout_depth(game, depth):
     if depth == "auto":
         return 0 if patterns.shaped_actions(game) else None
     return depth
-
-
-def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT) -> list:
-    """Every seat's reward for a position: alone, the judged score; with others, the share of first
-    place by the judged totals plus a little for the margin (montecarlo.rewards on the evaluation).
-    A position before the end counts the next mover's best gain within `reach` decisions (0: none)."""
-    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1), discount=discount)
-    out = [0.0] * state.seats
-    if len(judged) == 1:
-        for seat, points in judged.items():
-            out[seat] = points
-        return out
-    if state.phase == "over":
-        from boardrule.interpreter.runtime.outcome import outcome
-        winners = outcome(game, state).winners
-    else:
-        best = max(judged.values())
-        winners = tuple(seat for seat, points in judged.items() if points == best)
-    for seat, points in judged.items():
-        others = max(p for s, p in judged.items() if s != seat)
-        share = 1.0 / len(winners) if seat in winners else 0.0
-        out[seat] = share + MARGIN_WEIGHT * (points - others)
-    return out
 
 
 def _best(moves, visits_per_tree, seat):

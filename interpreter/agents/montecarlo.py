@@ -28,7 +28,9 @@ more than sampling. Rewards: alone at the table, the final score; with
 others, the share of first place (1, or 1/k when k share it) plus a small
 part of the score margin over the best other player, so that a won game is
 won by as much as possible and a lost one lost by as little as possible.
-A truncated playout (`depth`) is judged by the scores at that point.
+A truncated playout (`depth`) is judged by the evaluation at that point
+(`evaluation.totals`: the scores, the pack's hint, the shape potential of
+the patterns begun), as `strong` judges positions.
 
 The chosen move is the most visited one (its mean reward breaks ties, then
 the canonical move order). With an iteration budget the agent is
@@ -49,6 +51,7 @@ import random
 import time
 
 from boardrule.dsl.diagnostics import IllegalMoveError, UsageError
+from boardrule.interpreter.agents import evaluation, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import BudgetError
 from boardrule.interpreter.runtime.outcome import outcome
@@ -214,25 +217,26 @@ class MonteCarloAgent:
         return rewards(game, state)
 
 
-def rewards(game, state) -> list:
-    """Every seat's reward (a list by seat; empty seats get 0)."""
+def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT) -> list:
+    """Every seat's reward for a position: alone, the judged score; with others, the share of first
+    place by the judged totals plus a little for the margin. A position before the end is judged by
+    the evaluation (evaluation.totals: the score now, the pack's hint, the shape potential), counting
+    the next mover's best gain within `reach` decisions (0: none); a finished game by its outcome."""
+    judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1), discount=discount)
     out = [0.0] * state.seats
-    if state.phase == "over":
-        result = outcome(game, state)
-        totals = {seat: result.sheets[seat].total for seat in state.players}
-        winners = result.winners
-    else:
-        totals = {seat: score_sheet(game, state, seat).total for seat in state.players}
-        best = max(totals.values())
-        winners = tuple(seat for seat in state.players if totals[seat] == best)
-    if len(state.players) == 1:
-        only = state.players[0]
-        out[only] = float(totals[only])
+    if len(judged) == 1:
+        for seat, points in judged.items():
+            out[seat] = points
         return out
-    for seat in state.players:
-        others = max(totals[s] for s in state.players if s != seat)
+    if state.phase == "over":
+        winners = outcome(game, state).winners
+    else:
+        best = max(judged.values())
+        winners = tuple(seat for seat, points in judged.items() if points == best)
+    for seat, points in judged.items():
+        others = max(p for s, p in judged.items() if s != seat)
         share = 1.0 / len(winners) if seat in winners else 0.0
-        out[seat] = share + MARGIN_WEIGHT * (totals[seat] - others)
+        out[seat] = share + MARGIN_WEIGHT * (points - others)
     return out
 
 

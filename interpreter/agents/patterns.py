@@ -45,9 +45,9 @@ MAX_MISSING = 2
 DISCOUNT = 0.5
 #: the units of work charged for a copy of the position and for each move judged on it, on top of what
 #: the rules run for them charge (the copies and the score sheets, which the engine does not count):
-#: measured so that a unit of the potential costs about what a unit of a playout does (raised from 150 and 220
-#: on 2026-12-02: at those, `strong`'s default budget took 1.4 s a decision in Tiny Towns; at these 0.7 s,
-#: and 0.9 s in Villagers, within the 1 s the default budget is for)
+#: measured so that a unit of the potential costs about what a unit of a playout does (raised from 150 and 220,
+#: at which `strong`'s default budget took 1.4 s a decision in a bundled pattern pack, to keep it within 1 s:
+#: docs/simulate.md has the figures)
 COPY_UNITS = 600
 JUDGED_UNITS = 900
 
