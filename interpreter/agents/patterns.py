@@ -120,26 +120,36 @@ def _potential(game, state, seat, actions, discount, limit) -> float:
 def _shapes_in_reach(game, state, seat, action, index, shape_of) -> list:
     """(values of the parameters before `index`, shape) for every choice of them, each shape once."""
     ctx = Ctx(game, state, PLAYERS[seat])
-    env = ctx.env
     found, seen = [], set()
 
-    def walk(level, prefix):
-        if level == index:
-            shape = shape_of(ctx)
-            if shape is not None and shape.name not in seen:
-                seen.add(shape.name)
-                found.append((prefix, shape))
+    def visit(prefix):
+        shape = shape_of(ctx)
+        if shape is not None and shape.name not in seen:
+            seen.add(shape.name)
+            found.append((prefix, shape))
+
+    _each_choice(ctx, action, 0, index, (), visit)
+    return found
+
+
+def _each_choice(ctx, action, start, stop, prefix, visit):
+    """`visit(values)` for every choice of the action's parameters `start` to `stop - 1` after the
+    values `prefix`, each bound in the context's locals while it is visited (listing them charged)."""
+    env = ctx.env
+
+    def walk(level, values):
+        if level == stop:
+            visit(values)
             return
         name, domain = action.params[level]
-        values = domain(ctx)
-        ctx.meter.charge(len(values) + 1)
-        for value in values:
+        options = domain(ctx)
+        ctx.meter.charge(len(options) + 1)
+        for value in options:
             env[name] = value
-            walk(level + 1, prefix + (value,))
+            walk(level + 1, values + (value,))
         env.pop(name, None)
 
-    walk(0, ())
-    return found
+    walk(start, prefix)
 
 
 def _nearest(game, state, seat, shape, limit):
@@ -191,22 +201,13 @@ def _worth(game, state, seat, action, index, prefix, cells, missing, now) -> flo
     env[names[index]] = cells
     best = [None]
 
-    def walk(level, args):
-        if level == len(names):
-            if action.when is not None and not action.when(ctx):
-                return
-            ctx.meter.charge(JUDGED_UNITS)
-            gain = game.score_total(flow.preview(game, filled, Move(seat, action.name, args)), seat) - now
-            if best[0] is None or gain > best[0]:
-                best[0] = gain
+    def visit(args):
+        if action.when is not None and not action.when(ctx):
             return
-        name, domain = action.params[level]
-        values = domain(ctx)
-        ctx.meter.charge(len(values) + 1)
-        for value in values:
-            env[name] = value
-            walk(level + 1, args + (value,))
-        env.pop(name, None)
+        ctx.meter.charge(JUDGED_UNITS)
+        gain = game.score_total(flow.preview(game, filled, Move(seat, action.name, args)), seat) - now
+        if best[0] is None or gain > best[0]:
+            best[0] = gain
 
-    walk(index + 1, prefix + (cells,))
+    _each_choice(ctx, action, index + 1, len(names), prefix + (cells,), visit)
     return 0.0 if best[0] is None else best[0]
