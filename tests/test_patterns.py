@@ -107,12 +107,29 @@ def test_the_potential_counts_only_while_the_game_is_on(tmp_path):
 
 
 def test_strong_judges_at_once_where_moves_ask_for_patterns_and_plays_to_the_end_elsewhere(tmp_path):
-    from boardrule.interpreter.agents.ismcts import DEFAULTS, parse_settings, playout_depth
+    from boardrule.interpreter.agents.ismcts import DEFAULTS, parse_settings
+    from boardrule.interpreter.agents.montecarlo import playout_depth
     assert DEFAULTS["depth"] == "auto"
     assert playout_depth(_huts(tmp_path), "auto") == 0
     assert playout_depth(open_game("tictactoe"), "auto") is None
     assert playout_depth(open_game("tictactoe"), 3) == 3
     assert parse_settings("depth=auto:shapes=0.3") == {"depth": "auto", "shapes": 0.3}
+
+
+def test_mcts_by_default_judges_at_once_where_moves_ask_for_patterns_and_plays_10_moves_elsewhere(tmp_path):
+    # random playout moves break the patterns begun (in a bundled pattern pack, mcts judging at once scored
+    # 3 points more a game than with 10 random moves: docs/simulate.md)
+    from boardrule.interpreter.agents.montecarlo import AUTO_DEPTH, MonteCarloAgent, parse_settings, playout_depth
+    assert MonteCarloAgent().depth == "auto" and AUTO_DEPTH == 10
+    assert playout_depth(_huts(tmp_path), "auto", AUTO_DEPTH) == 0
+    assert playout_depth(open_game("tictactoe"), "auto", AUTO_DEPTH) == 10
+    assert parse_settings("depth=auto") == {"depth": "auto"} and parse_settings("depth=end") == {"depth": None}
+    game = open_game("tictactoe")
+    state = new_game(game, players=2, seed=1)
+    moves = flow.legal_moves(game, state, 0)
+    for seed in range(3):  # auto is 10 moves where no move asks for a pattern
+        assert make_agent("mcts:30", seed)(game, state, 0, moves) == make_agent("mcts:30:depth=10", seed)(
+            game, state, 0, moves)
 
 
 def test_strong_without_patterns_in_the_pack_plays_as_without_the_potential():

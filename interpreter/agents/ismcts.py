@@ -62,7 +62,7 @@ from boardrule.dsl.diagnostics import UsageError
 from boardrule.interpreter.agents import evaluation, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import BudgetError
-from boardrule.interpreter.agents.montecarlo import _known_moves, determinize, rewards, ucb1_choice
+from boardrule.interpreter.agents.montecarlo import _known_moves, determinize, playout_depth, rewards, ucb1_choice
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.values import RuleError
 
@@ -356,15 +356,6 @@ class SearchAgent:
             if pick <= 0:
                 return move
         return moves[-1]
-
-def playout_depth(game, depth):
-    """How far a playout goes (None: to the end). `auto`: judged at once (0) in a pack whose moves ask for
-    patterns, where the shape potential sees what a plan is worth (patterns.py) and random moves would
-    mostly break the patterns begun; to the end elsewhere, where the final score is the best judge."""
-    if depth == "auto":
-        return 0 if patterns.shaped_actions(game) else None
-    return depth
-
 
 def _best(moves, visits_per_tree, seat):
     """The most visited move over every tree (the mean reward breaks ties, then the move order)."""

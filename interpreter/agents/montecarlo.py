@@ -15,7 +15,10 @@ of iterations (or searches for a number of seconds); each iteration
    judges it, in a sampled world), deeper at random;
 3. plays on with random moves (all seats; with `playout=K`, the best
    immediate gain among K moves drawn at random), to the end or for `depth`
-   moves;
+   moves. The default depth, `auto`, is 10 moves, except in a pack whose
+   moves ask for patterns (`playout_depth`): there random moves mostly
+   break the patterns begun, so the position is judged at once (0 moves),
+   as `strong` does;
 4. gives every seat its reward and adds it along the path.
 
 The k-th visit of any move at the root uses the k-th sampled world and the
@@ -37,8 +40,8 @@ the canonical move order). With an iteration budget the agent is
 deterministic for its seed; a time budget (`seconds`) depends on the
 machine's speed, so it is not.
 
-Written in `--seats` as `mcts` (50 iterations per decision, playouts of at
-most 10 moves), `mcts:200` (200 iterations), `mcts:0.5s` (half a second per
+Written in `--seats` as `mcts` (50 iterations per decision, playouts of
+`auto` depth), `mcts:200` (200 iterations), `mcts:0.5s` (half a second per
 decision), with more settings after further colons: `mcts:100:depth=20:c=1.0`
 (`depth=end` plays every playout to the end, `depth=0` judges by the scores
 at once; `c` weighs exploration; `playout=4` picks playout moves as above).
@@ -61,7 +64,8 @@ from boardrule.interpreter.runtime.values import RuleError
 from boardrule.interpreter.runtime.views import view
 
 DEFAULT_ITERATIONS = 50
-DEFAULT_DEPTH = 10
+DEFAULT_DEPTH = "auto"
+AUTO_DEPTH = 10  # the playout length of `auto` in a pack whose moves ask for no pattern
 DEFAULT_PLAYOUT = 1
 MARGIN_WEIGHT = 0.01  # reward per point of margin, next to 1 for a won game
 MAX_SETTING_ITERATIONS = 1_000_000
@@ -85,7 +89,7 @@ class MonteCarloAgent:
     picks_from_moves = True  # returns one of the moves it is given (play_out trusts it)
 
     def __init__(self, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
-                 depth: int | None = DEFAULT_DEPTH, c: float = 0.7, playout: int = DEFAULT_PLAYOUT):
+                 depth: int | str | None = DEFAULT_DEPTH, c: float = 0.7, playout: int = DEFAULT_PLAYOUT):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -199,7 +203,8 @@ class MonteCarloAgent:
         state = state.clone()  # the playout's own, its moves made in place
         steps = 0
         sample = self.playout
-        while state.phase != "over" and (self.depth is None or steps < self.depth):
+        depth = playout_depth(game, self.depth, AUTO_DEPTH)
+        while state.phase != "over" and (depth is None or steps < depth):
             seat = flow.waiting(state)[0]
             moves = flow.legal_moves(game, state, seat)
             if not moves:  # a sampled world where a seat is stuck: judged where it stands
@@ -215,6 +220,15 @@ class MonteCarloAgent:
             state = flow.apply_in_place(game, state, move)
             steps += 1
         return rewards(game, state)
+
+
+def playout_depth(game, depth, auto=None):
+    """How far a playout goes (None: to the end). `auto`: judged at once (0) in a pack whose moves ask for
+    patterns, where the shape potential sees what a plan is worth (patterns.py) and random moves would
+    mostly break the patterns begun; elsewhere `auto` moves (None: to the end, the final score judging)."""
+    if depth == "auto":
+        return 0 if patterns.shaped_actions(game) else auto
+    return depth
 
 
 def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT) -> list:
@@ -322,7 +336,7 @@ def parse_settings(text: str) -> dict:
             elif key == "seconds":
                 settings["seconds"], settings["iterations"] = float(value.rstrip("s")), None
             elif key == "depth":
-                settings["depth"] = None if value == "end" else int(value)
+                settings["depth"] = None if value == "end" else value if value == "auto" else int(value)
             elif key == "c":
                 settings["c"] = float(value)
             elif key == "playout":
@@ -337,7 +351,7 @@ def parse_settings(text: str) -> dict:
         raise UsageError(f"mcts iterations must be 1 to {MAX_SETTING_ITERATIONS}, not {iterations}", code="E005")
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise UsageError(f"mcts seconds must be positive, not {seconds:g}", code="E005")
-    if settings.get("depth") is not None and settings["depth"] < 0:
+    if settings.get("depth") not in (None, "auto") and settings["depth"] < 0:
         raise UsageError("mcts depth must be 0 (judge by the scores without playing on) or more", code="E005")
     if "c" in settings and not (settings["c"] >= 0 and math.isfinite(settings["c"])):
         raise UsageError("mcts c must be a positive number", code="E005")
