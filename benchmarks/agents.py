@@ -42,7 +42,9 @@ def solo_strength(pack, agents, deals, seed):
         score = entry["score"]
         half = 1.96 * score["se"] if score.get("se") is not None else None
         rows.append((entry["agent"], score["mean"], half, entry["results"]))
-    return rows
+    steps = [d for d in result.report["differences"]
+             if agents.index(d["second"]) == agents.index(d["first"]) + 1]  # each agent against the one before it
+    return rows, steps
 
 
 def match_strength(pack, first, second, deals, seed, players):
@@ -76,11 +78,18 @@ def main(argv=None) -> int:
         print(f"\n{pack}")
         if low <= 1:
             print(f"  solo, mean score over {deals} games each (95% interval)")
-            for agent, mean, half, results in solo_strength(pack, agents, deals, args.seed):
+            rows, steps = solo_strength(pack, agents, deals, args.seed)
+            for agent, mean, half, results in rows:
                 target = TARGETS.get((pack, agent.split(":")[0]))
                 spread = f" +- {half:.2f}" if half is not None else ""
                 note = f"   (target {target})" if target is not None else ""
                 print(f"    {agent:<28} {mean:8.2f}{spread}{note}")
+            if steps:
+                print("  each agent minus the one before it, paired by deal (95% interval)")
+            for step in steps:
+                low_ci, high_ci = step["ci"] if step.get("ci") else (None, None)
+                interval = f"[{low_ci:+.2f}, {high_ci:+.2f}]" if low_ci is not None else "(too few deals)"
+                print(f"    {step['second'] + ' - ' + step['first']:<28} {step['diff']:+8.2f} {interval}")
         else:
             players = max(low, 2)
             print(f"  {players} players, each agent against the one before it, {deals} deals x 2 seatings")
