@@ -157,6 +157,7 @@ def test_the_agents_benchmark_runs_and_prints_its_figures():
     out = done.stdout
     assert "greedy vs random: greedy wins" in out  # a two-player pack: duplicate matches
     assert "solo, mean score over 1 games each" in out and "(target 25)" in out  # a solo pack, its target
+    assert "greedy - random" in out and "paired by deal" in out  # each step of the ladder, paired by deal
     assert out.count("per decision") == 8  # four agents, two packs
 
 
