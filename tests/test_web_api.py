@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
-pytest.importorskip("httpx", reason="starlette's TestClient needs httpx")
+pytest.importorskip("httpx2", reason="starlette's TestClient needs httpx2")
 
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
