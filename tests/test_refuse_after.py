@@ -202,3 +202,61 @@ def test_misuse_of_refuse_after_is_a_typed_error(action, code, message):
     found = [d for d in err.value.diagnostics if d.code == code]
     assert found and found[0].span is not None and found[0].span.line > 0, [str(d) for d in err.value.diagnostics]
     assert message in found[0].message, found[0].message
+
+
+COUNTED = """\
+game: {id: counted, name: Counted, players: 2}
+board: {grid: square 3 x 1, shared: true}
+pieces:
+  stone: {symbol: S}
+define:
+  filled: count(cells where occupied)
+vars:
+  grew: 0
+actions:
+  put:
+    params: {cell: cells where empty}
+    refuse_after: {if: grew != 1, why: "a stone adds one to the count"}
+    effect: |
+      let before = filled
+      place stone at cell
+      let later = filled
+      set grew = later - before
+flow:
+  round:
+    - turns: [put]
+  end: none(cells, empty)
+"""
+
+
+def test_the_lets_an_effect_starts_with_read_the_listing_memo_and_those_after_a_change_do_not():
+    # the candidates of a `refuse_after:` action share what their effects read before changing anything
+    # (effects.trial_block); a `let` after the first change works its value out afresh: `later` is one more
+    game = game_of(COUNTED, "counted.pack")
+    state = api.new_game(game, players=2, seed=0)
+    assert listed(game, state, 0) == ["put A1", "put B1", "put C1"]
+    state = play(game, [(0, "put B1")])
+    assert listed(game, state, 1) == ["put A1", "put C1"]
+
+
+def test_the_listing_of_a_capture_game_with_superko_is_the_same_with_the_shared_memo_and_without():
+    game = api.open_game(str(ROOT / "tests" / "suite" / "go.pack"))
+    trials = {name: action.trial_effect for name, action in game.actions.items()}
+    assert trials["play"] is not None  # its effect starts with a `let`
+    import random
+    chooser = random.Random(3)
+    state = api.new_game(game, players=2, seed=3)
+    try:
+        for _ in range(60):
+            seat = flow.waiting(state)[0]
+            with_memo = flow.legal_moves(game, state.clone(), seat)
+            for action in game.actions.values():
+                action.trial_effect = None
+            without = flow.legal_moves(game, state.clone(), seat)
+            for name, action in game.actions.items():
+                action.trial_effect = trials[name]
+            assert with_memo == without
+            state = flow.apply(game, state, chooser.choice(with_memo))
+    finally:
+        for name, action in game.actions.items():
+            action.trial_effect = trials[name]

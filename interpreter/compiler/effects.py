@@ -69,6 +69,42 @@ class EffectCompiler:
                 statement(ctx)
         return run
 
+    def trial_block(self, stmts):
+        """`trial(ctx, memo)`: the statements as `block` runs them, the `let` statements they start with
+        worked out with `memo` as the state's memo (nothing has changed the state yet, so what the listing
+        remembered still holds: runtime/after.py tries every candidate move so), the rest without one."""
+        count = 0
+        while count < len(stmts) and type(stmts[count]) is nodes.LetStmt:
+            count += 1
+        leading = [self.statement(s) for s in stmts[:count]]
+        rest = self.block(stmts[count:]) if count < len(stmts) else (lambda ctx: None)
+
+        def run(ctx, memo):
+            state = ctx.state
+            outer, state.memo = state.memo, memo
+            try:
+                for let in leading:
+                    let(ctx)
+            finally:
+                state.memo = outer
+            rest(ctx)
+        names = tuple(dict.fromkeys(s.name for s in stmts[:count]))
+        if not names:
+            return run
+
+        def trial(ctx, memo):  # the names the leading lets gave come back after, as in `block`
+            env = ctx.env
+            saved = [env.get(name, _UNSET) for name in names]
+            try:
+                run(ctx, memo)
+            finally:
+                for name, value in zip(names, saved):
+                    if value is _UNSET:
+                        env.pop(name, None)
+                    else:
+                        env[name] = value
+        return trial
+
     def s_Do(self, node):
         """A named effect: its arguments worked out here, then its statements with its parameters bound to
         them (the names they hide come back after); the statements compiled once per effect."""

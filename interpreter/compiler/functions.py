@@ -436,8 +436,27 @@ def _groups(compiler, node, args, kwargs):
     def f(ctx):
         cells = source(ctx)
         ctx.meter.charge(len(cells), span)
-        return connected_groups(table, cells)
+        return _remembered(ctx, _GROUPS, cells, connected_groups, table)
     return f
+
+
+_GROUPS, _BORDER = object(), object()  # the keys of their results in a state's memo
+
+
+def _remembered(ctx, key, cells, compute, table):
+    """`compute(table, cells)`, remembered in the state's memo while it has one (moves being listed, a
+    score worked out: nothing changes the state meanwhile), as definitions are (memo.py): the groups
+    and borders of the same cells come up again and again in such rules."""
+    memo = ctx.state.memo
+    if memo is None:
+        return compute(table, cells)
+    try:
+        found = memo.get((key, cells))
+    except TypeError:  # cells that cannot be a key: worked out each time
+        return compute(table, cells)
+    if found is None:
+        found = memo[(key, cells)] = compute(table, cells)
+    return found
 
 
 def connected_groups(table, cells):
@@ -464,13 +483,17 @@ def _border(compiler, node, args, kwargs):
     source = args[0]
 
     def f(ctx):
-        cells = source(ctx)
-        near = set()
-        for cell in cells:  # set.update takes each neighbour tuple whole
-            near.update(table[cell])
-        near.difference_update(cells)
-        return tuple(sorted(near))
+        return _remembered(ctx, _BORDER, source(ctx), border_of, table)
     return f
+
+
+def border_of(table, cells) -> tuple:
+    """The cells next to `cells` and not among them, in board order."""
+    near = set()
+    for cell in cells:  # set.update takes each neighbour tuple whole
+        near.update(table[cell])
+    near.difference_update(cells)
+    return tuple(sorted(near))
 
 
 def _reaches(compiler, node, args, kwargs):

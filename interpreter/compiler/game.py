@@ -32,7 +32,7 @@ GENERATE_LISTERS = True  # an action's moves listed by a generated function (cod
 class CompiledAction:
     __slots__ = ("name", "index", "params", "param_names", "param_nodes", "when", "when_node", "when_at", "effect",
                  "label", "span", "lister", "may_ask", "whys", "when_parts", "filtered", "refuse_after",
-                 "shape_params")
+                 "shape_params", "trial_effect")
 
     def __init__(self, **fields):
         self.lister = None  # flow._parameter_lister, built on first use
@@ -354,7 +354,8 @@ def _actions(game, model, exprs, effects):
             when_parts=tuple((exprs.compile(node), node, compile_why(exprs, why))
                              for node, why in action.when_parts),
             filtered=_filtered_domain(exprs, action), refuse_after=_refuse_after(exprs, action, asking),
-            shape_params=_shape_params(exprs, action))
+            shape_params=_shape_params(exprs, action),
+            trial_effect=effects.trial_block(action.effect) if action.refuse_after_parts and action.effect else None)
         if action.params and GENERATE_LISTERS and exprs_module.GENERATE:
             compiled = game.actions[action.name]
             compiled.lister = generate_lister(exprs, compiled, action.params, [

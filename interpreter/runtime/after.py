@@ -59,25 +59,31 @@ def is_repeated(state) -> bool:
     return bool(state.positions) and position_digest(state) in state.positions
 
 
-def state_after(game, state, move, start=None):
+def state_after(game, state, move, start=None, memo=None):
     """(the state `move`'s effect leaves, the context its effect ran in), made on a copy of `state`
-    (`start`: the digest of `state`'s position, when the caller has it)."""
+    (`start`: the digest of `state`'s position, when the caller has it). `memo`: definitions remembered
+    on `state` (its memo, or one the candidates of a listing share), which the `let` statements the
+    effect starts with read, as nothing has changed the copy yet (effects.trial_block)."""
     trial = state.clone()
     remember_position(game, trial, start)
     action = game.actions[move.action]
     ctx = Ctx(game, trial, PLAYERS[move.seat])
     ctx.env = dict(zip(action.param_names, move.args))
     ctx.answers = list(move.answers)
-    action.effect(ctx)
+    if action.trial_effect is not None:
+        action.trial_effect(ctx, {} if memo is None else memo)
+    else:
+        action.effect(ctx)
     return trial, ctx
 
 
-def refusing_part(game, state, move, start=None):
-    """The first `refuse_after:` condition that holds after `move`, as (node, reason, context), or None."""
+def refusing_part(game, state, move, start=None, memo=None):
+    """The first `refuse_after:` condition that holds after `move`, as (node, reason, context), or None
+    (`memo`: as state_after takes it)."""
     parts = game.actions[move.action].refuse_after
     if not parts:
         return None
-    _, ctx = state_after(game, state, move, start)
+    _, ctx = state_after(game, state, move, start, memo)
     for condition, node, why in parts:
         if condition(ctx):
             return node, why, ctx
@@ -89,4 +95,5 @@ def kept(game, state, moves) -> list:
     if not moves or not game.actions[moves[0].action].refuse_after:
         return moves
     start = position_digest(state) if game.keeps_positions else None  # the same for every candidate
-    return [move for move in moves if refusing_part(game, state, move, start) is None]
+    memo = state.memo if state.memo is not None else {}  # what the candidates' effects read first, shared
+    return [move for move in moves if refusing_part(game, state, move, start, memo) is None]

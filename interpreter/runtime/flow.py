@@ -225,8 +225,8 @@ class _FirstKept(list):
         super().__init__()
         self.game, self.state = game, state
 
-    def append(self, move):
-        if after.refusing_part(self.game, self.state, move) is None:
+    def append(self, move):  # (the listing's memo, which the candidates' effects read first: after.state_after)
+        if after.refusing_part(self.game, self.state, move, memo=self.state.memo) is None:
             raise _Found
 
 
