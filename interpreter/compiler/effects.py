@@ -70,40 +70,25 @@ class EffectCompiler:
         return run
 
     def trial_block(self, stmts):
-        """`trial(ctx, memo)`: the statements as `block` runs them, the `let` statements they start with
-        worked out with `memo` as the state's memo (nothing has changed the state yet, so what the listing
-        remembered still holds: runtime/after.py tries every candidate move so), the rest without one."""
+        """The statements as `block` runs them, for a copy of the state whose memo the caller has set
+        (runtime/after.py, trying every candidate move): the `let` statements they start with read it,
+        as nothing has changed the copy yet and what the listing remembered still holds; the memo goes
+        before the first statement that may change the state."""
         count = 0
         while count < len(stmts) and type(stmts[count]) is nodes.LetStmt:
             count += 1
         leading = [self.statement(s) for s in stmts[:count]]
         rest = self.block(stmts[count:]) if count < len(stmts) else (lambda ctx: None)
 
-        def run(ctx, memo):
-            state = ctx.state
-            outer, state.memo = state.memo, memo
+        def run(ctx):
             try:
                 for let in leading:
                     let(ctx)
             finally:
-                state.memo = outer
+                ctx.state.memo = None
             rest(ctx)
         names = tuple(dict.fromkeys(s.name for s in stmts[:count]))
-        if not names:
-            return run
-
-        def trial(ctx, memo):  # the names the leading lets gave come back after, as in `block`
-            env = ctx.env
-            saved = [env.get(name, _UNSET) for name in names]
-            try:
-                run(ctx, memo)
-            finally:
-                for name, value in zip(names, saved):
-                    if value is _UNSET:
-                        env.pop(name, None)
-                    else:
-                        env[name] = value
-        return trial
+        return _restoring(names, run) if names else run
 
     def s_Do(self, node):
         """A named effect: its arguments worked out here, then its statements with its parameters bound to

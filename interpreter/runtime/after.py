@@ -71,7 +71,8 @@ def state_after(game, state, move, start=None, memo=None):
     ctx.env = dict(zip(action.param_names, move.args))
     ctx.answers = list(move.answers)
     if action.trial_effect is not None:
-        action.trial_effect(ctx, {} if memo is None else memo)
+        trial.memo = {} if memo is None else memo  # the effect drops it before it changes anything
+        action.trial_effect(ctx)
     else:
         action.effect(ctx)
     return trial, ctx
