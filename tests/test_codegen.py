@@ -89,6 +89,7 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     "if to_move == none then 0 else to_move.seat",
     'count(ray(cell("A1"), east, while = kind == none))', 'count(ray(cell("B2"), west, while = kind != me.mark))',
     'count(ray(cell("A3"), north, while = empty or occupied))', 'count(ray(none, east, while = kind == me.mark))',
+    'count(ray(cell("A1"), east)) + 1 >= 2', '3 > count(cells where empty) - 7', 'round < 2',
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")
@@ -202,3 +203,32 @@ def test_a_cell_function_of_none_gives_no_cells(generate):
     move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == "put B2")
     state = flow.apply(game, state, move)
     assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 4 + 0 + 1)]
+
+
+@pytest.mark.parametrize("text", [
+    'count(ray(cell("A1"), east))', 'count(ray(cell("A1"), southeast, while = empty))',
+    'count(ray(cell("A1"), east, while = kind == none))', 'count(ray(cell("C3"), north, while = x > 0 or empty))',
+])
+def test_a_counted_ray_is_walked_without_a_list_and_charged_as_the_ray(text, monkeypatch):
+    """`count(ray(...))` is generated as a helper that counts the cells it walks; it spends what listing
+    the ray spends, so a rule runs out of budget at the same point either way."""
+    game = open_game("tictactoe")
+    made = []
+    original = pycode.make_function
+
+    def spy(name, params, body, constants):
+        made.append({n.id for statement in body for n in ast.walk(statement) if type(n) is ast.Name})
+        return original(name, params, body, constants)
+
+    monkeypatch.setattr(pycode, "make_function", spy)
+    state = new_game(game, 2)
+    state.meter = Meter(1000)
+    state.meter.begin()
+    counted = evaluate(game, state, text)[0]
+    counted_left = state.meter.left
+    assert any(name.startswith("ray_count_") for name in made[-1])
+    listed_state = new_game(game, 2)
+    listed_state.meter = Meter(1000)
+    listed_state.meter.begin()
+    listed = len(evaluate(game, listed_state, text[len("count("):-1])[0])
+    assert (counted, counted_left) == (listed, listed_state.meter.left)

@@ -222,14 +222,31 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
             compare = py.Compare(left=copy.deepcopy(left), ops=[_ORDERED[node.op]()],
                                  comparators=[copy.deepcopy(right)])
             return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
-        left, right = self.temporary(), self.temporary()
-        held_left = py.NamedExpr(target=py.Name(id=left, ctx=py.Store()), value=self.expr(node.left))
-        held_right = py.NamedExpr(target=py.Name(id=right, ctx=py.Store()), value=self.expr(node.right))
-        missing = py.BoolOp(op=py.Or(), values=[
-            py.Compare(left=held_left, ops=[py.Is()], comparators=[py.Constant(None)]),
-            py.Compare(left=held_right, ops=[py.Is()], comparators=[py.Constant(None)])])
-        compare = py.Compare(left=_load(left), ops=[_ORDERED[node.op]()], comparators=[_load(right)])
+        sides, tests = [], []
+        for side in (node.left, node.right):
+            value = self.expr(side)
+            if (type(value) is py.Constant and value.value is not None) or self.never_none(side):
+                sides.append(value)
+                continue
+            name = self.temporary()
+            held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=value)
+            tests.append(py.Compare(left=held, ops=[py.Is()], comparators=[py.Constant(None)]))
+            sides.append(_load(name))
+        compare = py.Compare(left=sides[0], ops=[_ORDERED[node.op]()], comparators=[sides[1]])
+        if not tests:
+            return compare
+        missing = tests[0] if len(tests) == 1 else py.BoolOp(op=py.Or(), values=tests)
         return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
+
+    def never_none(self, node, depth: int = 0) -> bool:
+        """True for a number worked out by arithmetic, directly or as the body of a definition used: it is
+        a number or the rule stops, never `none`."""
+        kind = type(node)
+        if kind is nodes.BinOp:
+            return node.op in ("+", "-", "*", "/", "%") and self.compiler.types.get(node) == NUM
+        if kind is nodes.Call and depth < 8 and self.compiler.resolved.get(node, (None,))[0] == "define":
+            return self.never_none(self.compiler.game.defines[node.func].body, depth + 1)
+        return False
 
     def g_Not(self, node):
         return py.UnaryOp(op=py.Not(), operand=self.expr(node.operand))

@@ -7,7 +7,9 @@ count as Python values; a ray's `while` condition is a generated `lambda`
 whose argument is `it`, each cell of the ray in turn (a sure cell, so its
 kind and the cell tables are read in place). Where a closure inside the
 condition would read the context's `it`, the whole ray is its closure
-(directions.py), as a filter's loop is. The semantics are directions.py's,
+(directions.py), as a filter's loop is. `count(ray(...))` calls the ray's
+counting twin, which walks the same cells and charges the same work but
+makes no list. The semantics are directions.py's,
 node by node: the reference evaluator checks both (tests/test_reference.py).
 """
 
@@ -84,8 +86,54 @@ def _ray_in_kinds(ctx, table, cell, members, outside, span):
     return tuple(out)
 
 
+def _ray_count_to_edge(ctx, table, cell, span):
+    """`count(ray(c, d))`: the cells of the ray counted as they are walked, no list made (the same
+    charge to the work budget as the ray itself)."""
+    count = 0
+    cell = None if cell is None else table[cell]
+    while cell is not None:
+        count += 1
+        cell = table[cell]
+    meter = ctx.meter
+    meter.left -= count + 1
+    if meter.left < 0:
+        meter.over(span)
+    return count
+
+
+def _ray_count_while(ctx, table, cell, holds, span):
+    count = 0
+    cell = None if cell is None else table[cell]
+    while cell is not None and holds(cell):
+        count += 1
+        cell = table[cell]
+    meter = ctx.meter
+    meter.left -= count + 1
+    if meter.left < 0:
+        meter.over(span)
+    return count
+
+
+def _ray_count_in_kinds(ctx, table, cell, members, outside, span):
+    count = 0
+    if cell is not None:
+        kinds = ctx.state.kind[cell >> CELL_BITS]
+        cell = table[cell]
+        while cell is not None and (kinds[cell & CELL_MASK] in members) is not outside:
+            count += 1
+            cell = table[cell]
+    meter = ctx.meter
+    meter.left -= count + 1
+    if meter.left < 0:
+        meter.over(span)
+    return count
+
+
 HELPERS = {"step_from": _step_from, "steps_from": _steps_from, "ray_to_edge": _ray_to_edge, "ray_while": _ray_while,
-           "ray_in_kinds": _ray_in_kinds}
+           "ray_in_kinds": _ray_in_kinds, "ray_count_to_edge": _ray_count_to_edge,
+           "ray_count_while": _ray_count_while, "ray_count_in_kinds": _ray_count_in_kinds}
+#: a ray's helper -> the helper that counts its cells instead of listing them (`count(ray(...))`)
+_COUNTING = {"ray_to_edge": "ray_count_to_edge", "ray_while": "ray_count_while", "ray_in_kinds": "ray_count_in_kinds"}
 
 
 def _call(name: str, *args) -> py.Call:
@@ -150,3 +198,14 @@ class DirectionGeneration:
         if holds is None:
             return None
         return _call("ray_while", ctx, table, start, holds, span)
+
+    def ray_count(self, node):
+        """`count(ray(...))`: the ray's own call, with the helper that counts the cells it walks
+        instead of listing them; None when the ray is no generated call."""
+        if not (type(node) is nodes.Call and self.compiler.resolved.get(node) == ("function", "ray")):
+            return None
+        made = self.direction_call(node, "ray")
+        if type(made) is not py.Call or type(made.func) is not py.Name or made.func.id not in _COUNTING:
+            return None
+        made.func = py.Name(id=_COUNTING[made.func.id], ctx=py.Load())
+        return made

@@ -284,6 +284,9 @@ class LoopGeneration:
         if by_sets is not None:
             return self.closure_call(by_sets, node)
         if len(args) == 1:
+            counted = self.ray_count(args[0]) if func == "count" else None
+            if counted is not None:
+                return counted
             fused = self.fused_fold(func, args[0]) if func in ("count", "any", "none") else None
             return self.fold_of_list(func, self.expr(args[0]), node) if fused is None else fused
         made = self.loop(args[0], args[1])
