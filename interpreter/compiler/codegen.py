@@ -244,7 +244,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         kind = type(node)
         if kind is nodes.BinOp:
             return node.op in ("+", "-", "*", "/", "%") and self.compiler.types.get(node) == NUM
-        if kind is nodes.Call and depth < 8 and self.compiler.resolved.get(node, (None,))[0] == "define":
+        if kind is nodes.Call and depth < 8 and self.compiler.resolved.kind_of(node) == "define":
             return self.never_none(self.compiler.game.defines[node.func].body, depth + 1)
         return False
 

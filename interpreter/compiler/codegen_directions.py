@@ -88,7 +88,8 @@ def _ray_in_kinds(ctx, table, cell, members, outside, span):
 
 def _ray_count_to_edge(ctx, table, cell, span):
     """`count(ray(c, d))`: the cells of the ray counted as they are walked, no list made (the same
-    charge to the work budget as the ray itself)."""
+    charge to the work budget as the ray itself). Each walker charges the budget written out, as the
+    rays above do: a shared charging function costs gomoku 0.4 M of its 0.6 M instructions saved."""
     count = 0
     cell = None if cell is None else table[cell]
     while cell is not None:
