@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.loader import MapNode, SeqNode, to_plain
+from boardrule.dsl.resolution import Attr
 from boardrule.dsl.type_words import TypeWordError
 from boardrule.dsl.types import ANY
 
@@ -21,7 +22,7 @@ def record_field(checker, node, owner):
     """The type of `r.cost`, `r` a record of kind `owner.of`: one of its fields (E217 for any other name)."""
     fields = checker.sym.record_fields.get(owner.of, {})
     if node.name in fields:
-        checker.out.resolved[node] = ("attr", node.name)
+        checker.out.resolved[node] = Attr(node.name)
         return fields[node.name].type
     listing = ", ".join(f"`{f}`" for f in fields) or "none"
     checker.error("E217", f"a {owner} has no field `{node.name}`; its fields: {listing}", node,

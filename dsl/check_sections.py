@@ -14,6 +14,7 @@ from boardrule.dsl import ast
 from boardrule.dsl.checker import Checked, Checker, Scope, is_card_type
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.check_records import check_records
+from boardrule.dsl.resolution import Define, Function, RecordKind, SymbolSet
 from boardrule.dsl.display import check_display
 from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.symbols import build_symbols
@@ -113,11 +114,11 @@ def _check_components(checker: Checker, model) -> None:
 
 def _listed(checker: Checker, name) -> int:
     """How many cards a deck's entry naming a list gives for each of its count."""
-    kind, what = checker.out.resolved.get(name, (None, None))
-    if kind == "record_kind":
-        return len(checker.sym.record_ids_of(what))
-    if kind == "symset":
-        return len(checker.sym.symbol_sets[what])
+    found = checker.out.resolved.get(name)
+    if type(found) is RecordKind:
+        return len(checker.sym.record_ids_of(found.name))
+    if type(found) is SymbolSet:
+        return len(checker.sym.symbol_sets[found.name])
     return 1
 
 
@@ -210,11 +211,11 @@ def _cans_in_listing(checker: Checker, action) -> list:
     while todo:
         for node in walk(todo.pop()):
             what = resolved.get(node) if isinstance(node, (ast.Call, ast.Name)) else None
-            if what == ("function", "can") and len(node.args) == 2 and isinstance(node.args[1], ast.Name):
+            if what == Function("can") and len(node.args) == 2 and isinstance(node.args[1], ast.Name):
                 found.append((node.args[1].id, node))
-            elif what is not None and what[0] == "define" and what[1] not in seen:
-                seen.add(what[1])
-                body = defines[what[1]].body
+            elif type(what) is Define and what.name not in seen:
+                seen.add(what.name)
+                body = defines[what.name].body
                 if body is not None:
                     todo.append(body)
     return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from boardrule.dsl import ast
 from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.resolution import ExprPlayerVar, Global, HeldPlayerVar, PlayerVar, Resolution
 from boardrule.dsl.types import ANY, NUM, PLAYER, Type, compatible, item_type
 from boardrule.dsl.unparse import unparse
 
@@ -19,10 +20,10 @@ def target_type(checker, target: ast.Target, scope) -> Type:
     """The type of the variable a target names (E207 when it names none, E214 when no player is meant)."""
     if target.owner is None:
         if target.name in checker.sym.vars:
-            checker.out.resolved[target] = ("global", None)
+            checker.out.resolved[target] = Global()
             return checker.sym.vars[target.name]
         if target.name in checker.sym.player_vars and scope.me:
-            checker.out.resolved[target] = ("player_var", None)
+            checker.out.resolved[target] = PlayerVar()
             return checker.sym.player_vars[target.name]
         if target.name in checker.sym.player_vars:  # declared, but whose? (it once said "not a variable")
             checker.error("E214", f"`{target.name}` is a player variable, but no player is meant here", target,
@@ -47,14 +48,14 @@ def target_type(checker, target: ast.Target, scope) -> Type:
     return ANY
 
 
-def _whose(checker, owner, scope) -> tuple:
+def _whose(checker, owner, scope) -> Resolution:
     """The resolution of a player's variable set through `owner`: the compiler reads a bare name its own
     way (the acting player, a local, a variable holding a player), any other expression by evaluating it."""
     if isinstance(owner, ast.Name) and owner.id not in scope.locals and owner.id in checker.sym.vars:
-        return ("held_player_var", owner.id)
+        return HeldPlayerVar(owner.id)
     if isinstance(owner, ast.Name) and (owner.id in scope.locals or owner.id in ("me", "left", "right")):
-        return ("player_var", owner.id)
-    return ("expr_player_var", None)
+        return PlayerVar(owner.id)
+    return ExprPlayerVar()
 
 
 def written_type(checker, target: ast.Target, scope) -> Type:

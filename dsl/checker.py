@@ -12,7 +12,9 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
-from boardrule.dsl.resolution import Resolutions
+from boardrule.dsl.resolution import (ActionName, Aggregate, Attr, Deck, Define, Die, Direction, EventAttr, Family,
+                                      Function, It, Local, MarkName, Pairwise, PlayerProp, PlayerVar, Prop, Relative,
+                                      Resolutions, Rule, Self, Value)
 from boardrule.dsl.check_records import record_field
 from boardrule.dsl.check_targets import check_change, check_set
 from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
@@ -154,52 +156,52 @@ class Checker:
 
     def resolve_name(self, name: str, scope: Scope):
         if name in scope.locals:
-            return ("local", name), scope.locals[name]
+            return Local(name), scope.locals[name]
         if name == "it":
-            return (("it", None), scope.it) if scope.it != NONE else (None, ANY)
+            return (It(), scope.it) if scope.it != NONE else (None, ANY)
         if name == "self":
-            return (("self", None), scope.self_type) if scope.self_type != NONE else (None, ANY)
+            return (Self(), scope.self_type) if scope.self_type != NONE else (None, ANY)
         # a bare property reads `it` inside a filter, else `self`; the same
         # rule holds at run time, so a definition means one thing everywhere
         subject = scope.it if scope.it != NONE else scope.self_type
         if subject == CELL:
             if name in CELL_PROPERTIES:
-                return ("prop", name), CELL_PROPERTIES[name][0]
+                return Prop(name), CELL_PROPERTIES[name][0]
             if name in self.sym.marks:
-                return ("prop", name), BOOL
+                return Prop(name), BOOL
             if name in self.sym.piece_attributes:
-                return ("prop", name), self.sym.piece_attributes[name]
+                return Prop(name), self.sym.piece_attributes[name]
             if name in self.sym.rules:
-                return ("rule", name), self.rule_type(name)
+                return Rule(name), self.rule_type(name)
             if name in CELL_RELATIVE:
-                return ("relative", name), FUNCTIONS[name].result
+                return Relative(name), FUNCTIONS[name].result
         if subject == SYM and name in self.sym.piece_attributes:
-            return ("prop", name), self.sym.piece_attributes[name]
+            return Prop(name), self.sym.piece_attributes[name]
         if subject.is_record and name in self.sym.record_fields.get(subject.of, {}):
-            return ("prop", name), self.sym.record_fields[subject.of][name].type
+            return Prop(name), self.sym.record_fields[subject.of][name].type
         if subject == ANY and scope.it == ANY:  # a filter on a list whose elements may be cells, kinds, records
             if name in CELL_PROPERTIES:
-                return ("prop", name), CELL_PROPERTIES[name][0]
+                return Prop(name), CELL_PROPERTIES[name][0]
             if name in self.sym.piece_attributes:
-                return ("prop", name), self.sym.piece_attributes[name]
+                return Prop(name), self.sym.piece_attributes[name]
             if name in self.sym.marks:
-                return ("prop", name), BOOL
+                return Prop(name), BOOL
             types = {fields[name].type for fields in self.sym.record_fields.values() if name in fields}
             if types:
-                return ("prop", name), types.pop() if len(types) == 1 else ANY
+                return Prop(name), types.pop() if len(types) == 1 else ANY
         found = self.sym.lookup(name)
-        if found is not None and found[0][0] == "define":
-            return ("define", name), self.define_body(self.sym.defines[name], scope, {})
+        if found is not None and type(found[0]) is Define:
+            return Define(name), self.define_body(self.sym.defines[name], scope, {})
         if found is not None:
-            if found[0][0] == "player_var" and not scope.me:
+            if type(found[0]) is PlayerVar and not scope.me:
                 return None, ANY
             return found
         if name in self.sym.directions:
-            return ("direction", name), DIRECTION
+            return Direction(name), DIRECTION
         if name in VALUES:
             if name in ("me", "left", "right", "others") and not scope.me:
                 return None, ANY
-            return ("value", name), VALUES[name][0]
+            return Value(name), VALUES[name][0]
         return None, ANY
 
     def x_Attribute(self, node, scope):
@@ -207,23 +209,23 @@ class Checker:
         name = node.name
         if owner == PLAYER:
             if name in PLAYER_PROPERTIES:
-                self.out.resolved[node] = ("player_prop", name)
+                self.out.resolved[node] = PlayerProp(name)
                 return PLAYER_PROPERTIES[name][0]
             if name in self.sym.player_vars:
-                self.out.resolved[node] = ("player_var", name)
+                self.out.resolved[node] = PlayerVar(name)
                 return self.sym.player_vars[name]
             candidates = list(PLAYER_PROPERTIES) + list(self.sym.player_vars)
         elif owner.is_record:
             return record_field(self, node, owner)
         elif owner == EVENT:
-            self.out.resolved[node] = ("event_attr", name)
+            self.out.resolved[node] = EventAttr(name)
             return EVENT_ATTRIBUTES.get(name, ANY)
         elif owner in (CELL, SYM, ANY) and name in self.sym.rules and name not in self.sym.piece_attributes:
             if owner == SYM:
                 self.error("E211", f"`{name}` is a rule of the pieces that declare it: read it on a cell "
                                    f"holding one (`c.{name}`), not on a piece kind", node)
                 return ANY
-            self.out.resolved[node] = ("rule", name)
+            self.out.resolved[node] = Rule(name)
             return self.rule_type(name)
         elif owner in (CELL, SYM, ANY):
             table = dict(self.sym.piece_attributes)
@@ -231,14 +233,14 @@ class Checker:
                 table.update({k: v[0] for k, v in CELL_PROPERTIES.items()})
                 table.update({m: BOOL for m in self.sym.marks})
             if owner == ANY and self.sym.field_types(name):  # a record's field, or an attribute of that name
-                self.out.resolved[node] = ("attr", name)
+                self.out.resolved[node] = Attr(name)
                 types = self.sym.field_types(name) + ([table[name]] if name in table else [])
                 return types[0] if all(t == types[0] for t in types) else ANY
             if name in table:
-                self.out.resolved[node] = ("attr", name)
+                self.out.resolved[node] = Attr(name)
                 return table[name]
             if owner == ANY and (name in PLAYER_PROPERTIES or name in self.sym.player_vars):
-                self.out.resolved[node] = ("player_var" if name in self.sym.player_vars else "player_prop", name)
+                self.out.resolved[node] = PlayerVar(name) if name in self.sym.player_vars else PlayerProp(name)
                 return self.sym.player_vars.get(name) or PLAYER_PROPERTIES[name][0]
             candidates = list(table)
         else:
@@ -267,7 +269,7 @@ class Checker:
 
     def sort_call(self, node, scope):
         """`sort(LIST)`, `sort(LIST, by = KEY)`: KEY read with `it` each element; numbers or names."""
-        self.out.resolved[node] = ("function", "sort")
+        self.out.resolved[node] = Function("sort")
         if len(node.args) != 1:
             self.error("E220", f"`sort` takes one list, like sort(players, by = it.score); {len(node.args)} "
                                "argument(s) given", node)
@@ -375,7 +377,7 @@ class Checker:
                 self.error("E220", f"shape family `{node.func}` takes one size, like {node.func}(3)", node)
             for arg in node.args:
                 self.expect(arg, scope, NUM, "a shape size")
-            self.out.resolved[node] = ("family", node.func)
+            self.out.resolved[node] = Family(node.func)
             return SHAPE
         if node.func == "uses":
             return self.uses_call(node, scope)
@@ -388,7 +390,7 @@ class Checker:
         if node.func == "flatten" and len(node.args) == 1 and not node.kwargs:
             return self.flatten_call(node, scope)
         if node.func in ("first", "last") and len(node.args) == 1 and not node.kwargs:
-            self.out.resolved[node] = ("function", node.func)
+            self.out.resolved[node] = Function(node.func)
             t = self.expr(node.args[0], scope)
             if not t.is_list and t != ANY:
                 self.error("E212", f"`{node.func}` takes a list, but this is a {t}", node.args[0])
@@ -401,7 +403,7 @@ class Checker:
             # would report follow-on errors on names that are fine
             self.error("E204", f"unknown function `{node.func}`", node, hint)
             return ANY
-        self.out.resolved[node] = ("function", node.func)
+        self.out.resolved[node] = Function(node.func)
         if node.func == "choose" and not scope.in_marks:
             self.error("E216", "`choose(...)` leaves a choice to the scoring: it belongs in a piece's `marks:`",
                        node, "to ask the player, use the statement `choose x from LIST { ... }` in an effect")
@@ -414,7 +416,7 @@ class Checker:
 
     def size_call(self, node, scope):
         """`size(D)`: the cards left in a deck; `size(S)`: the squares of a shape."""
-        self.out.resolved[node] = ("function", "size")
+        self.out.resolved[node] = Function("size")
         t = self.expr(node.args[0], scope)
         if t not in (DECK, SHAPE, ANY):
             self.error("E210", f"argument of `size` must be a deck or a shape, but this is a {t}", node.args[0])
@@ -422,7 +424,7 @@ class Checker:
 
     def flatten_call(self, node, scope):
         """`flatten(L)`: L is a list of lists; the result is a list of their elements."""
-        self.out.resolved[node] = ("function", "flatten")
+        self.out.resolved[node] = Function("flatten")
         t = self.expr(node.args[0], scope)
         if t == ANY:
             return list_of(ANY)
@@ -436,7 +438,7 @@ class Checker:
     def uses_call(self, node, scope):
         """`uses(KIND, MARK)`: MARK is the name of a mark, not the mark's value on a cell."""
         self.named_argument_call(node, scope, "uses", "a piece kind and a mark, like uses(kind, mark)",
-                                 (SYM, "the piece kind of `uses`"), ("mark", "a mark", self.sym.marks))
+                                 (SYM, "the piece kind of `uses`"), (MarkName, "a mark", self.sym.marks))
         return BOOL
 
     def can_call(self, node, scope):
@@ -444,7 +446,7 @@ class Checker:
         so an action's own `when:` or parameters may not ask it of itself (E241)."""
         action = self.named_argument_call(node, scope, "can", "a player and an action, like can(me, place)",
                                           (PLAYER, "the player of `can`"),
-                                          ("action", "an action", self.sym.actions))
+                                          (ActionName, "an action", self.sym.actions))
         if action is not None and action == self.listing_action:
             self.error("E241", f"`can(..., {action})` in the rules of `{action}` itself would ask "
                                "the action whether it has a move while listing its moves", node,
@@ -453,10 +455,10 @@ class Checker:
 
     def named_argument_call(self, node, scope, func, takes, first, named):
         """A call of two arguments whose second is the name of a pack entry, not a value (`uses`,
-        `can`): the first checked as `first` (type, what), the second resolved to `named` (kind, what,
-        the names declared); the name given, or None (E220, E210 said why)."""
+        `can`): the first checked as `first` (type, what), the second resolved to `named` (its class of
+        resolution, what, the names declared); the name given, or None (E220, E210 said why)."""
         kind, what, names = named
-        self.out.resolved[node] = ("function", func)
+        self.out.resolved[node] = Function(func)
         if len(node.args) != 2 or node.kwargs:
             self.error("E220", f"`{func}` takes {takes}; {len(node.args)} argument(s) given", node)
         if node.args:
@@ -465,12 +467,12 @@ class Checker:
         if len(node.args) >= 2:
             arg = node.args[1]
             if isinstance(arg, ast.Name) and arg.id in names:
-                self.out.resolved[arg] = (kind, arg.id)
+                self.out.resolved[arg] = kind(arg.id)
                 self.out.types[arg] = SYM
                 found = arg.id
             else:
                 listed = ", ".join(f"`{n}`" for n in sorted(names)) or "none in this pack"
-                self.error("E210", f"the second argument of `{func}` is the name of {what} ({kind}s: {listed})", arg)
+                self.error("E210", f"the second argument of `{func}` is the name of {what} ({kind.kind}s: {listed})", arg)
         for extra in node.args[2:]:
             self.expr(extra, scope)
         return found
@@ -480,7 +482,7 @@ class Checker:
         if len(node.args) != len(define.params) or node.kwargs:
             self.error("E220", f"`{node.func}` takes {len(define.params)} argument(s), {len(node.args)} given", node)
         params = {p: self.expr(a, scope) for p, a in zip(define.params, node.args)}
-        self.out.resolved[node] = ("define", node.func)
+        self.out.resolved[node] = Define(node.func)
         self.use_site = node.span
         return self.define_body(define, scope, params)
 
@@ -568,7 +570,7 @@ class Checker:
 
     def aggregate(self, node, scope):
         result, _ = AGGREGATES[node.func]
-        self.out.resolved[node] = ("aggregate", node.func)
+        self.out.resolved[node] = Aggregate(node.func)
         if node.kwargs:
             self.error("E222", f"`{node.func}` takes no options", node.kwargs[0])
         args = node.args
@@ -576,7 +578,7 @@ class Checker:
             first = self.expr(args[0], scope)
             if compatible(first, NUM) and not first.is_list:
                 self.expect(args[1], scope, NUM, f"argument of `{node.func}`")
-                self.out.resolved[node] = ("pairwise", node.func)
+                self.out.resolved[node] = Pairwise(node.func)
                 return NUM
             self.expect(args[1], scope.with_it(item_type(first)), NUM, f"the body of `{node.func}`")
             return result
@@ -723,7 +725,7 @@ class Checker:
         items = node.dice.items if isinstance(node.dice, ast.ListExpr) else (node.dice,)
         for item in items:
             if isinstance(item, ast.Name) and item.id in self.sym.dice:
-                self.out.resolved[item] = ("die", item.id)
+                self.out.resolved[item] = Die(item.id)
             else:
                 self.error("E209", "`roll` takes a die or a list of dice", item)
 
@@ -747,8 +749,8 @@ class Checker:
                 self.error("E210", f"`put` takes a card (a name or a number) or a list of cards, but this is a {t}",
                            node.cards)
             else:
-                resolved = self.out.resolved.get(node.deck)
-                deck = f"`{resolved[1]}`" if resolved is not None and resolved[0] == "deck" else "this deck"
+                resolved = self.out.resolved.find(node.deck, Deck)
+                deck = f"`{resolved.name}`" if resolved is not None else "this deck"
                 self.error("E210", f"`put` into {deck} takes a {card} or a {list_of(card)}, but this is a {t}",
                            node.cards)
 
@@ -756,9 +758,9 @@ class Checker:
         """The type of the cards of the deck an expression names; ANY when unknown or any card."""
         if isinstance(deck, ast.Conditional):  # `if c then pile else spare`
             return join(self.card_type(deck.then), self.card_type(deck.otherwise))
-        resolved = self.out.resolved.get(deck)
-        if resolved is not None and resolved[0] == "deck":
-            return self.sym.deck_cards.get(resolved[1], ANY)
+        resolved = self.out.resolved.find(deck, Deck)
+        if resolved is not None:
+            return self.sym.deck_cards.get(resolved.name, ANY)
         return ANY
 
     def s_Emit(self, node, scope):

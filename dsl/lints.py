@@ -36,6 +36,8 @@ from boardrule.dsl import model as model_module
 from boardrule.dsl.diagnostics import Diagnostic
 from boardrule.dsl.extends import ENTRY_SECTIONS, entry_name
 from boardrule.dsl.records import frozen
+from boardrule.dsl.resolution import (Aggregate, Attr, Define, Family, Function, Global, Pairwise, PlayerProp,
+                                      PlayerVar, Prop, Region, Relative, Shape, SymbolSet, Value)
 from boardrule.dsl.unparse import ast_equal, unparse
 
 _NODE_MODULES = (ast.__name__, model_module.__name__)
@@ -154,12 +156,12 @@ class _Lints:
                 refs.update(("shape", value) for value, _ in node.attributes.values() if isinstance(value, str))
             if found is None:
                 continue
-            what, name = found[0], found[1]
-            if what in ("define", "shape", "family"):
-                refs.add(("define" if what == "define" else "shape", name))
-            elif what in ("global", "player_var") and name is not None:
+            what, name = type(found), found.name
+            if what in (Define, Shape, Family):
+                refs.add(("define" if what is Define else "shape", name))
+            elif what in (Global, PlayerVar) and name is not None:
                 refs.add(("var", name))
-            elif isinstance(node, ast.Name) and what in ("global", "player_var"):
+            elif isinstance(node, ast.Name) and what in (Global, PlayerVar):
                 refs.add(("var", node.id))
         return refs
 
@@ -276,10 +278,10 @@ class _Lints:
         """The span where `nodes` read `to_move`, directly or through a definition (its use), or None."""
         for node in walk(nodes):
             found = self.resolution(node)
-            if found == ("value", "to_move"):
+            if found == Value("to_move"):
                 return node.span
-            if found is not None and found[0] == "define" and found[1] not in seen and found[1] in self.defines:
-                if self._reads_to_move(self.defines[found[1]].body, seen | {found[1]}) is not None:
+            if type(found) is Define and found.name not in seen and found.name in self.defines:
+                if self._reads_to_move(self.defines[found.name].body, seen | {found.name}) is not None:
                     return node.span
         return None
 
@@ -350,7 +352,7 @@ class _Lints:
     def replaced_fields_still_read(self) -> list:
         """W846: a field of a base piece that `replace: true` left out, which the rules still read
         as an attribute (they now read nothing there: `none`, silently)."""
-        read = {detail for kind, detail in self.resolved.values() if kind in ("prop", "attribute")}
+        read = {found.name for found in self.resolved.values() if type(found) in (Prop, Attr)}
         read |= {n.name for n in self.outside + [x for inside in self.inside.values() for x in inside]
                  if isinstance(n, ast.Attribute)}
         found = []
@@ -401,7 +403,7 @@ class _Lints:
             if resolution is None:
                 continue
             removal = removals[node.id]
-            meaning = _MEANINGS.get(resolution[0], resolution[0].replace("_", " "))
+            meaning = _MEANINGS.get(resolution.kind, resolution.kind.replace("_", " "))
             deck = self.deck_holding(node)
             hint = (f"take the card out of the deck too: `remove: [decks.{deck}.{node.id}]`" if deck else
                     f"replace or drop this use of `{node.id}`, or keep the entry")
@@ -500,34 +502,34 @@ def bounds(node, lints, depth: int = 0) -> tuple:
         return (min(numbers + [0]), max(numbers + [0])) if numbers else (None, None)
     found = lints.resolution(node)
     if isinstance(node, ast.Name) and found is not None:
-        if found[0] == "define":
-            define = lints.defines.get(found[1])
+        if type(found) is Define:
+            define = lints.defines.get(found.name)
             return sub(define.body) if define is not None and define.body is not None else (None, None)
-        if found == ("value", "round") or (found[0] == "prop" and found[1] in ("x", "y", "order")):
-            if found[1] == "x":
-                return 0, f.columns - 1
-            if found[1] == "y":
-                return 0, f.rows - 1
-            if found[1] == "order":
-                return 0, f.cells - 1
+        if found == Value("round"):
             return 1, None
-        if found[0] == "prop" and found[1] in ("empty", "occupied"):
+        if found == Prop("x"):
+            return 0, f.columns - 1
+        if found == Prop("y"):
+            return 0, f.rows - 1
+        if found == Prop("order"):
+            return 0, f.cells - 1
+        if found in (Prop("empty"), Prop("occupied")):
             return 0, 1
         return None, None
     if isinstance(node, ast.Call) and found is not None:
-        what, name = found
-        if what == "aggregate":
+        what, name = type(found), found.name
+        if what is Aggregate:
             return _aggregate_bounds(node, lints, depth)
-        if what == "pairwise":
+        if what is Pairwise:
             (a, b), (c, d) = sub(node.args[0]), sub(node.args[1])
             pick = min if name == "min" else max
             return (None if a is None or c is None else pick(a, c)), (None if b is None or d is None else pick(b, d))
-        if what == "function" and name == "abs":
+        if found == Function("abs"):
             lo, hi = sub(node.args[0]) if node.args else (None, None)
             if lo is None or hi is None:
                 return 0, None
             return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
-        if what == "function" and name in ("fits", "reaches", "allowed"):
+        if what is Function and name in ("fits", "reaches", "allowed"):
             return 0, 1
     return None, None
 
@@ -576,21 +578,21 @@ def max_length(node, lints, depth: int = 0):
     found = lints.resolution(node)
     if found is None:
         return None
-    what, name = found
-    if isinstance(node, ast.Attribute) and found == ("player_prop", "cells"):
+    what, name = type(found), found.name
+    if isinstance(node, ast.Attribute) and found == PlayerProp("cells"):
         return f.cells
-    if what == "value":
+    if what is Value:
         return {"cells": f.cells, "edge": f.cells, "corners": f.cells, "all_corners": f.cells, "center": f.cells,
                 "players": f.players, "others": max(0, f.players - 1)}.get(name)
-    if what == "region":
+    if what is Region:
         region = lints.model.board.regions.get(name)
         return len(region.cells) if region is not None else None
-    if what == "symset":
+    if what is SymbolSet:
         return len(lints.model.symbols.get(name, ((), None))[0])
-    if what == "define" and isinstance(node, ast.Name):
+    if what is Define and isinstance(node, ast.Name):
         define = lints.defines.get(name)
         return more(define.body) if define is not None and define.body is not None else None
-    if what in ("relative", "function"):
+    if what in (Relative, Function):
         return {"adjacent": f.degree, "surrounding": f.surrounding, "row": f.columns, "column": f.rows,
                 "opposite_pairs": f.degree // 2, "border": f.cells, "groups": f.cells}.get(name)
     return None

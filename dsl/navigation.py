@@ -49,7 +49,7 @@ class Reference:
     """A name written in a pack: where (`span`, the name alone), what kind of thing, which."""
 
     span: Span
-    kind: str  # the checker's resolution (`define`, `function`, `prop`...), `action` or `entry`
+    kind: str  # the kind of the checker's resolution (`define`, `function`, `prop`...), `action` or `entry`
     name: str
     node: object = None  # the AST node (its type is in Checked.types), or the YAML key of an entry
     section: str = ""  # for an entry: its section
@@ -177,10 +177,10 @@ class PackView:
     # ------------------------------------------------------------ references
     def _collect(self, resolved: dict) -> list:
         found = []
-        for node, (kind, detail) in resolved.items():
-            name = detail if isinstance(detail, str) else _node_name(node)
+        for node, resolution in resolved.items():
+            name = resolution.name if isinstance(resolution.name, str) else _node_name(node)
             if name is not None and getattr(node, "span", None) is not None:
-                found.append(Reference(_name_span(node, name), kind, name, node))
+                found.append(Reference(_name_span(node, name), resolution.kind, name, node))
         for step in self.model.flow.setup + self.model.flow.round:
             for name, span in step.actions:
                 if span is not None:

@@ -10,6 +10,8 @@ import attrs
 
 from boardrule.dsl.builtins import (CELL_PROPERTIES, CELL_RELATIVE, CORNER_DIRECTIONS, DIRECTIONS, SIDE_DIRECTIONS,
                                     direction_family)
+from boardrule.dsl.resolution import (Deck, Define, Die, Global, Option, PlayerVar, Record, RecordKind, Region, Shape,
+                                      Symbol, SymbolSet)
 from boardrule.dsl.type_words import TypeWordError, read_type_word
 from boardrule.dsl.types import ANY, BOOL, CELL, DECK, NUM, SHAPE, SYM, list_of, record_of
 from boardrule.dsl import ast as nodes
@@ -59,30 +61,30 @@ class SymbolTable:
     def lookup(self, name: str):
         """(resolution, type) for a declared name, or None."""
         if name in self.vars:
-            return ("global", name), self.vars[name]
+            return Global(name), self.vars[name]
         if name in self.player_vars:
-            return ("player_var", name), self.player_vars[name]
+            return PlayerVar(name), self.player_vars[name]
         if name in self.options:
             option = self.options[name]
-            return ("option", name), {"int": NUM, "number": NUM, "bool": BOOL}.get(option.type, SYM)
+            return Option(name), {"int": NUM, "number": NUM, "bool": BOOL}.get(option.type, SYM)
         if name in self.regions:
-            return ("region", name), list_of(CELL)
+            return Region(name), list_of(CELL)
         if name in self.dice:
-            return ("die", name), die_type(self, self.dice[name])
+            return Die(name), die_type(self, self.dice[name])
         if name in self.decks:
-            return ("deck", name), DECK
+            return Deck(name), DECK
         if name in self.shapes:
-            return ("shape", name), SHAPE
+            return Shape(name), SHAPE
         if name in self.symbol_sets:
-            return ("symset", name), list_of(SYM)
+            return SymbolSet(name), list_of(SYM)
         if name in self.kinds or name in self.symbols:
-            return ("symbol", name), SYM
+            return Symbol(name), SYM
         if name in self.record_of:
-            return ("record", name), record_of(self.record_of[name])
+            return Record(name), record_of(self.record_of[name])
         if name in self.record_kinds:
-            return ("record_kind", name), list_of(record_of(name))
+            return RecordKind(name), list_of(record_of(name))
         if name in self.defines and not self.defines[name].params:
-            return ("define", name), None
+            return Define(name), None
         return None
 
     def all_names(self) -> set:

@@ -13,6 +13,7 @@ import pytest
 
 from boardrule.dsl.diagnostics import IllegalMoveError, PackError, SaveError
 from boardrule.dsl.pack import load_pack_text
+from boardrule.dsl.resolution import Value
 from boardrule.interpreter import api
 from boardrule.interpreter.compiler import exprs, reference
 from boardrule.interpreter.compiler.game import compile_game
@@ -135,7 +136,7 @@ def test_any_condition_of_a_list_refuses_and_can_sees_it():
 
 def test_repeated_agrees_in_the_generated_code_the_closures_and_the_reference():
     game = game_of(BACK)
-    node = next(n for n, r in game.pack.checked.resolved.items() if r == ("value", "repeated"))
+    node = next(n for n, r in game.pack.checked.resolved.items() if r == Value("repeated"))
     for seen, expected in ((False, False), (True, True)):
         state = play(game, [(0, "put A1"), (1, "put B1")])
         if seen:  # as if the game had been in this position before

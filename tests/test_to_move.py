@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from boardrule.dsl.pack import load_pack_text
+from boardrule.dsl.resolution import Value
 from boardrule.interpreter import api
 from boardrule.interpreter.compiler import exprs, reference
 from boardrule.interpreter.compiler.game import compile_game
@@ -75,7 +76,7 @@ def to_move(game, state):
     finally:
         exprs.GENERATE = True
     node = game.pack.checked.resolved and next(n for n, r in game.pack.checked.resolved.items()
-                                                if r == ("value", "to_move"))
+                                                if r == Value("to_move"))
     expected = reference.evaluate(game, node, game.ctx(state, me=PLAYERS[0]))
     assert generated == closures == expected
     return generated

@@ -35,6 +35,8 @@ import operator
 
 from boardrule.dsl import ast as nodes
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.resolution import (Define, Direction, Global, Local, Option, PlayerVar, Prop, Record, Relative, Self,
+                                      Symbol, Value)
 from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import pycode
 from boardrule.interpreter.compiler import codegen_directions
@@ -51,7 +53,7 @@ ROOTS = frozenset({nodes.BinOp, nodes.Not, nodes.Negate, nodes.Conditional, node
                    nodes.Attribute})
 _ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
 _ORDERED = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
-_CONSTANT_NAMES = {("value", "true"): True, ("value", "false"): False, ("value", "none"): None}
+_CONSTANT_NAMES = {Value("true"): True, Value("false"): False, Value("none"): None}
 
 
 def _load(name: str) -> py.Name:
@@ -142,32 +144,32 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         ctx = _load("ctx")
         if compiler.reads_it(node):  # a parameter read as `it` is never inside a loop (exprs._parameter_reads)
             return self.it_value()
-        kind, detail = resolution
-        if kind in ("prop", "relative"):
+        kind, detail = type(resolution), resolution.name
+        if kind in (Prop, Relative):
             inline = self.bare_cell_name(node, kind, detail)
             return self.fallback(node) if inline is None else inline
         if resolution in _CONSTANT_NAMES:
             return py.Constant(_CONSTANT_NAMES[resolution])
-        if kind == "self":
+        if kind is Self:
             return _attr(ctx, "self_")
-        if resolution == ("value", "me"):
+        if resolution == Value("me"):
             return _attr(ctx, "me")
-        if resolution == ("value", "to_move"):  # the state's open decision (runtime/state.py)
+        if resolution == Value("to_move"):  # the state's open decision (runtime/state.py)
             return py.Call(func=self.constant(player_to_move, "h"), args=[_attr(ctx, "state")], keywords=[])
-        if resolution == ("value", "repeated"):  # the boards against the positions kept (runtime/after.py)
+        if resolution == Value("repeated"):  # the boards against the positions kept (runtime/after.py)
             return py.Call(func=self.constant(is_repeated, "h"), args=[_attr(ctx, "state")], keywords=[])
-        if resolution == ("value", "cells"):  # the current board's cells
+        if resolution == Value("cells"):  # the current board's cells
             return _item(self.constant(compiler.game.board_cells, "g"), _attr(ctx, "board"))
-        if kind in ("symbol", "direction", "record"):  # a direction, a record is its name (directions.py)
+        if kind in (Symbol, Direction, Record):  # a direction, a record is its name (directions.py)
             return py.Constant(detail)
-        if kind == "local":
+        if kind is Local:
             value = self.local_value(detail)
             return _item(_attr(ctx, "env"), detail) if value is None else value
-        if kind == "global":
+        if kind is Global:
             return _item(_attr(_attr(ctx, "state"), "vars"), detail)
-        if kind == "player_var":
+        if kind is PlayerVar:
             return self.player_variable(_attr(ctx, "me"), detail)
-        if kind == "option":
+        if kind is Option:
             return _item(_attr(_attr(ctx, "state"), "options"), detail)
         return self.fallback(node)
 
@@ -244,7 +246,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         kind = type(node)
         if kind is nodes.BinOp:
             return node.op in ("+", "-", "*", "/", "%") and self.compiler.types.get(node) == NUM
-        if kind is nodes.Call and depth < 8 and self.compiler.resolved.kind_of(node) == "define":
+        if kind is nodes.Call and depth < 8 and type(self.compiler.resolved.get(node)) is Define:
             return self.never_none(self.compiler.game.defines[node.func].body, depth + 1)
         return False
 

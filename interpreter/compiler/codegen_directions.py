@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast as py
 
 from boardrule.dsl import ast as nodes
+from boardrule.dsl.resolution import Function, Prop
 from boardrule.interpreter.compiler import fastpaths
 from boardrule.interpreter.compiler.codegen_masks import same_for_every_cell
 from boardrule.interpreter.compiler.directions import opposites
@@ -166,7 +167,7 @@ class DirectionGeneration:
             return "ray_in_kinds", self.constant(members, "g"), py.Constant(outside)
         if type(condition) is nodes.BinOp and condition.op in ("==", "!="):
             for side, other in ((condition.left, condition.right), (condition.right, condition.left)):
-                if (type(side) is nodes.Name and resolved.get(side) == ("prop", "kind")
+                if (type(side) is nodes.Name and resolved.get(side) == Prop("kind")
                         and same_for_every_cell(resolved, other)):
                     members = py.Tuple(elts=[self.expr(other)], ctx=py.Load())
                     return "ray_in_kinds", members, py.Constant(condition.op == "!=")
@@ -203,7 +204,7 @@ class DirectionGeneration:
     def ray_count(self, node):
         """`count(ray(...))`: the ray's own call, with the helper that counts the cells it walks
         instead of listing them; None when the ray is no generated call."""
-        if not (type(node) is nodes.Call and self.compiler.resolved.get(node) == ("function", "ray")):
+        if not (type(node) is nodes.Call and self.compiler.resolved.get(node) == Function("ray")):
             return None
         made = self.direction_call(node, "ray")
         if type(made) is not py.Call or type(made.func) is not py.Name or made.func.id not in _COUNTING:

@@ -41,6 +41,8 @@ import attrs
 from boardrule.dsl.builtins import FUNCTIONS
 from boardrule.dsl.lints import walk
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.resolution import (Aggregate, Attr, Define, EventAttr, Function, It, Local, Pairwise, PlayerVar,
+                                      Prop, Region, Relative, Rule, Value)
 from boardrule.dsl.types import CELL, list_of
 from boardrule.interpreter.compiler import fastpaths, functions
 from boardrule.interpreter.runtime.budget import weight
@@ -432,14 +434,14 @@ class LoopGeneration:
     def bare_cell_name(self, node, what, name):
         """`empty`, `kind`, `adjacent`... of the loop's cell, or None where `it` is no sure cell."""
         scope = self.current_scope()
-        if scope is not None and not scope.cell and what == "prop":  # `it` a piece kind, or maybe none
+        if scope is not None and not scope.cell and what is Prop:  # `it` a piece kind, or maybe none
             reader = functions.property_reader(self.compiler.game, name)
             return _call("property_of", _load("ctx"), _load(scope.name), self.constant(reader))
         if scope is None or not scope.cell:
             return None
-        if what == "prop":
+        if what is Prop:
             return self.cell_property(_load(scope.name), name, True)
-        if what == "relative" and name in CELL_TABLES:
+        if what is Relative and name in CELL_TABLES:
             return self.cell_table(_load(scope.name), name, True)
         return None
 
@@ -455,15 +457,16 @@ class LoopGeneration:
         return py.Subscript(value=variables, slice=py.Constant(name), ctx=py.Load())
 
     def g_Attribute(self, node):
-        kind, name = self.compiler.resolved[node]
+        found = self.compiler.resolved[node]
+        kind, name = type(found), found.name
         game, subject = self.compiler.game, self.expr(node.obj)
-        if kind == "attr":  # a cell's property or a piece's attribute: its reader takes either
+        if kind is Attr:  # a cell's property or a piece's attribute: its reader takes either
             return self.cell_property(subject, name, self.sure_cell_value(node.obj))
-        if kind == "player_var":
+        if kind is PlayerVar:
             return self.player_variable(subject, name)
-        if kind == "event_attr":
+        if kind is EventAttr:
             return py.Call(func=_attr(subject, "get"), args=[py.Constant(name)], keywords=[])
-        if kind == "rule":  # `c.points`: the rule of the piece on that cell (it sets its own `it`)
+        if kind is Rule:  # `c.points`: the rule of the piece on that cell (it sets its own `it`)
             reader = functions.rule_reader(game, name, node.span)
         else:
             reader = functions.PLAYER_PROPERTIES[name]
@@ -494,13 +497,13 @@ class LoopGeneration:
             return False
         resolution = self.compiler.resolved.get(node)
         scope = self.current_scope()
-        if resolution == ("it", None):
+        if resolution == It():
             return scope is not None and scope.cell
-        if resolution is None or resolution[0] != "local":
+        if type(resolution) is not Local:
             return False
-        if resolution[1] in self.locals:
-            return self.locals[resolution[1]][1]
-        return resolution[1] in self.compiler.sure_locals  # a move's parameter whose values are cells
+        if resolution.name in self.locals:
+            return self.locals[resolution.name][1]
+        return resolution.name in self.compiler.sure_locals  # a move's parameter whose values are cells
 
     def local_value(self, name):
         """A parameter of a definition written out here, or None."""
@@ -514,27 +517,28 @@ class LoopGeneration:
             return {}
         read = {}
         for inner in walk(node):
-            resolution = self.compiler.resolved.get(inner) if type(inner) is nodes.Name else None
-            if resolution is not None and resolution[0] == "local" and resolution[1] in self.locals:
-                read[resolution[1]] = self.locals[resolution[1]][0]
+            resolution = self.compiler.resolved.find(inner, Local) if type(inner) is nodes.Name else None
+            if resolution is not None and resolution.name in self.locals:
+                read[resolution.name] = self.locals[resolution.name][0]
         return read
 
     def g_Call(self, node):
-        kind, name = self.compiler.resolved[node]
+        found = self.compiler.resolved[node]
+        kind, name = type(found), found.name
         made = None
-        if kind == "aggregate":
+        if kind is Aggregate:
             made = self.aggregate(node, name)
-        elif kind == "pairwise":
+        elif kind is Pairwise:
             made = self.pairwise(node, name)
-        elif kind == "define" and self.compiler.game.defines[name].params:
+        elif kind is Define and self.compiler.game.defines[name].params:
             made = self.definition_use(node, name)
-        elif kind == "function" and name in CELL_TABLES and len(node.args) == 1:
+        elif kind is Function and name in CELL_TABLES and len(node.args) == 1:
             made = self.cell_table(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
-        elif kind == "function" and name in ("step", "ray", "opposite"):
+        elif kind is Function and name in ("step", "ray", "opposite"):
             made = self.direction_call(node, name)
-        elif kind == "function" and name == "fits":
+        elif kind is Function and name == "fits":
             made = self.fits_mask(node)
-        elif kind == "function" and name in ("held", "tokens") and node.args:
+        elif kind is Function and name in ("held", "tokens") and node.args:
             made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         return self.fallback(node) if made is None else made
 
@@ -569,13 +573,13 @@ def sure_cell_list(resolved, node, defines=None) -> bool:
     resolution = resolved.get(node)
     if resolution is None:
         return False
-    what, name = resolution
-    if what == "define" and defines is not None:
+    what, name = type(resolution), resolution.name
+    if what is Define and defines is not None:
         return sure_cell_list(resolved, defines[name].body, None)  # one level: no chain is followed
     if kind is nodes.Name:
-        return what == "region" or what == "value" and name in _BOARD_CELLS or (
-            what == "relative" and name in CELL_TABLES)
-    return kind is nodes.Call and what == "function" and name in CELL_TABLES and len(node.args) == 1
+        return what is Region or what is Value and name in _BOARD_CELLS or (
+            what is Relative and name in CELL_TABLES)
+    return kind is nodes.Call and what is Function and name in CELL_TABLES and len(node.args) == 1
 
 
 def _reads_it(compiler, node, definitions) -> bool:
@@ -588,21 +592,21 @@ def _reads_it(compiler, node, definitions) -> bool:
     if kind is nodes.Name:
         if compiler.reads_it(node):
             return True
-        what = resolution[0] if resolution else None
-        if what == "define":
-            return _definition_reads_it(compiler, resolution[1], definitions)
-        return what in ("prop", "rule", "relative")
+        what = type(resolution)
+        if what is Define:
+            return _definition_reads_it(compiler, resolution.name, definitions)
+        return what in (Prop, Rule, Relative)
     if kind is nodes.Where:
         return _reads_it(compiler, node.source, definitions)  # the condition has its own `it`
     if kind is nodes.Keyword:
         return True  # a keyword's value may or may not bind its own `it`: said True
     if kind is nodes.Call and resolution is not None:
-        what, name = resolution
-        if what == "aggregate" and len(node.args) == 2:
+        what, name = type(resolution), resolution.name
+        if what is Aggregate and len(node.args) == 2:
             return _reads_it(compiler, node.args[0], definitions)  # the body has its own `it`
-        if what == "function" and name in FUNCTIONS and FUNCTIONS[name].optional and not node.args:
+        if what is Function and name in FUNCTIONS and FUNCTIONS[name].optional and not node.args:
             return True  # a cell function without its cell is about `it`
-        if what == "define" and _definition_reads_it(compiler, name, definitions):
+        if what is Define and _definition_reads_it(compiler, name, definitions):
             return True
     return any(_reads_it(compiler, getattr(node, f.name), definitions)
                for f in attrs.fields(type(node)) if f.name != "span")

@@ -25,6 +25,8 @@ from __future__ import annotations
 import ast as py
 
 from boardrule.dsl import ast as nodes
+from boardrule.dsl.resolution import (Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar, Prop,
+                                      Record, Self, Shape, Symbol, Value)
 from boardrule.interpreter.compiler import fastpaths
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.state import kind_masks
@@ -81,9 +83,9 @@ def _union(parts: list) -> py.expr:
 
 
 #: what a value compared with a cell's kind may read to be worked out once for the whole board
-_INVARIANT = frozenset({"local", "self", "symbol", "record", "global", "option", "player_var", "value"})
-_NOT_THE_CELLS = frozenset({("value", "me"), ("value", "none"), ("value", "true"), ("value", "false")})
-_SAFE_READS = frozenset({("attr", "kind"), ("attr", "empty"), ("attr", "occupied")})  # safe of none too
+_INVARIANT = frozenset({Local, Self, Symbol, Record, Global, Option, PlayerVar, Value})
+_NOT_THE_CELLS = frozenset({Value("me"), Value("none"), Value("true"), Value("false")})
+_SAFE_READS = frozenset({Attr("kind"), Attr("empty"), Attr("occupied")})  # safe of none too
 
 
 def same_for_every_cell(resolved, node) -> bool:
@@ -92,14 +94,14 @@ def same_for_every_cell(resolved, node) -> bool:
     kind = type(node)
     if kind is nodes.Attribute:
         resolution = resolved.get(node)
-        readable = resolution is not None and (resolution[0] == "player_var" or resolution in _SAFE_READS)
+        readable = type(resolution) is PlayerVar or resolution in _SAFE_READS
         return readable and same_for_every_cell(resolved, node.obj)
     if kind is not nodes.Name:
         return kind in (nodes.Number, nodes.String)
     resolution = resolved.get(node)
-    if resolution is None or resolution[0] not in _INVARIANT:
+    if type(resolution) not in _INVARIANT:
         return False
-    return resolution[0] != "value" or resolution in _NOT_THE_CELLS
+    return type(resolution) is not Value or resolution in _NOT_THE_CELLS
 
 
 class MaskGeneration:
@@ -111,13 +113,13 @@ class MaskGeneration:
         if len(node.args) != 2 or node.kwargs:
             return None
         shape_node, cells_node = node.args
-        resolution = self.compiler.resolved.get(shape_node)
-        if type(shape_node) is not nodes.Name or resolution is None or resolution[0] != "shape":
+        resolution = self.compiler.resolved.find(shape_node, Shape)
+        if type(shape_node) is not nodes.Name or resolution is None:
             return None
         mask = self.list_mask(cells_node)
         if mask is None:
             return None
-        table = self.compiler.game.placement_table(self.compiler.game.shapes[resolution[1]])
+        table = self.compiler.game.placement_table(self.compiler.game.shapes[resolution.name])
         return _call(self.constant(table.fitter(), "f"), mask)
 
     def aggregate_mask(self, func, args, span):
@@ -140,9 +142,9 @@ class MaskGeneration:
         """The mask of the cells list `node` gives, with the work charged as its list form charges it
         (asked by aggregate `func`, or as a list); None when `node` is no filter a mask can give."""
         compiler = self.compiler
-        resolution = compiler.resolved.get(node) if type(node) in (nodes.Name, nodes.Call) else None
-        if resolution is not None and resolution[0] == "define":
-            return self.definition_mask(node, resolution[1], func)
+        resolution = compiler.resolved.find(node, Define) if type(node) in (nodes.Name, nodes.Call) else None
+        if resolution is not None:
+            return self.definition_mask(node, resolution.name, func)
         if type(node) is not nodes.Where:
             return None
         if func is None:
@@ -222,22 +224,22 @@ class MaskGeneration:
         its local's name or None), the table per cell of the grid); else None."""
         compiler, grid = self.compiler, self.compiler.game.grid
         resolution = compiler.resolved.get(node)
-        if type(node) is nodes.Name and resolution == ("value", "cells"):
+        if type(node) is nodes.Name and resolution == Value("cells"):
             return py.Attribute(value=_load("ctx"), attr="board", ctx=py.Load()), None, (grid.cells,)
-        if type(node) is nodes.Attribute and resolution == ("player_prop", "cells"):
+        if type(node) is nodes.Attribute and resolution == PlayerProp("cells"):
             if compiler.game.shared_board:
                 return py.Constant(0), None, (grid.cells,)
             return _call(_load("h_int"), self.expr(node.obj)), None, (grid.cells,)  # a player's board is its seat
-        if (type(node) is nodes.Call and resolution is not None and resolution[0] == "function"
-                and resolution[1] in _GRID_TABLES and len(node.args) == 1 and self.sure_cell_value(node.args[0])):
+        if (type(node) is nodes.Call and type(resolution) is Function
+                and resolution.name in _GRID_TABLES and len(node.args) == 1 and self.sure_cell_value(node.args[0])):
             arg = node.args[0]
             value = self.expr(arg)
             if not isinstance(value, py.Name):
                 return None
-            local = compiler.resolved[arg][1] if compiler.resolved.kind_of(arg) == "local" else None
+            local = compiler.resolved[arg].name if type(compiler.resolved.get(arg)) is Local else None
             board = py.Constant(0) if compiler.game.boards == 1 else py.BinOp(
                 left=value, op=py.RShift(), right=py.Constant(CELL_BITS))
-            return board, (value, local), _GRID_TABLES[resolution[1]](grid)
+            return board, (value, local), _GRID_TABLES[resolution.name](grid)
         return None
 
     def static_masks(self, tables, static, parameter) -> tuple:
@@ -275,8 +277,8 @@ class MaskGeneration:
             return py.BinOp(left=left, op=py.BitAnd() if node.op == "and" else py.BitOr(), right=right)
         if kind is nodes.BinOp and node.op in ("==", "!="):
             return self.kind_equality(node, masks, full)
-        if kind is nodes.Name and self.compiler.resolved.kind_of(node) == "define":
-            define = self.compiler.game.defines[self.compiler.resolved[node][1]]
+        if kind is nodes.Name and type(self.compiler.resolved.get(node)) is Define:
+            define = self.compiler.game.defines[self.compiler.resolved[node].name]
             return None if define.params else self.condition_mask(define.body, masks, full)
         return None
 
@@ -296,15 +298,15 @@ class MaskGeneration:
         variable...): the mask of v's kind."""
         resolved = self.compiler.resolved
         for side, other in ((node.left, node.right), (node.right, node.left)):
-            resolution = resolved.get(side) if type(side) is nodes.Name else None
-            if resolution is None or resolution[0] != "prop":
+            resolution = resolved.find(side, Prop) if type(side) is nodes.Name else None
+            if resolution is None:
                 continue
             if not same_for_every_cell(resolved, other):
                 return None  # it reads the cell, or may do work: the list form judges it
-            if resolution[1] == "kind":
+            if resolution.name == "kind":
                 mask = _get(masks, self.expr(other))
             else:
-                by_value = self.kinds_by_value(resolution[1])
+                by_value = self.kinds_by_value(resolution.name)
                 if by_value is None:
                     return None
                 mask = _call(_load("kinds_mask"), masks, self.constant(by_value, "g"), self.expr(other))
@@ -350,10 +352,10 @@ def _judged_by_the_grid(resolved, node, parameter) -> bool:
     if kind is nodes.Number:
         return type(node.value) is int
     if kind is nodes.Name:
-        return resolved.get(node) in (("prop", p) for p in _GRID_PROPERTIES)
+        return resolved.get(node) in tuple(Prop(p) for p in _GRID_PROPERTIES)
     if kind is nodes.Attribute:
         return (parameter is not None and node.name in _GRID_PROPERTIES and type(node.obj) is nodes.Name
-                and resolved.get(node.obj) == ("local", parameter))
+                and resolved.get(node.obj) == Local(parameter))
     if kind is nodes.Not:
         return _judged_by_the_grid(resolved, node.operand, parameter)
     if kind is nodes.Negate:
@@ -370,7 +372,7 @@ def _judge(resolved, grid, node, cell, owner, parameter):
     if kind is nodes.Number:
         return node.value
     if kind is nodes.Name:
-        return _position(grid, resolved[node][1], cell)
+        return _position(grid, resolved[node].name, cell)
     if kind is nodes.Attribute:
         return _position(grid, node.name, owner)
     if kind is nodes.Not:

@@ -8,6 +8,7 @@ their own (flow.apply_in_place), dropped if a rule fails.
 from __future__ import annotations
 
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
+from boardrule.dsl.resolution import ExprPlayerVar, Global, HeldPlayerVar, PlayerVar
 from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
 from boardrule.dsl.unparse import unparse
@@ -222,18 +223,18 @@ class EffectCompiler:
 
     # -------------------------------------------------------- variables
     def _writer(self, target):
-        kind, owner = self.resolved[target]
-        name = target.name
-        if kind == "global":
+        found = self.resolved[target]
+        kind, owner, name = type(found), found.name, target.name
+        if kind is Global:
             return lambda ctx: ctx.state.vars, name
-        if kind == "held_player_var":  # `mover.buttons`: the player a variable holds
+        if kind is HeldPlayerVar:  # `mover.buttons`: the player a variable holds
             def held_player(ctx):
                 player = ctx.state.vars[owner]
                 if player is None:
                     raise RuleError(f"`{owner}` holds no player, so `{owner}.{name}` cannot be set", target.span)
                 return ctx.state.pvars[player]
             return held_player, name
-        if kind == "expr_player_var":  # `left_of(me).coins`: the player an expression gives
+        if kind is ExprPlayerVar:  # `left_of(me).coins`: the player an expression gives
             return self._player_of(target), name
         if owner is None:  # the acting player's own
             return lambda ctx: ctx.state.pvars[ctx.me], name
@@ -260,18 +261,18 @@ class EffectCompiler:
     def s_Set(self, node):
         table, name = self._writer(node.target)
         value = self.e(node.value)
-        kind, owner = self.resolved[node.target]
+        found = self.resolved[node.target]
         if node.target.index is not None:
             element = self._element_writer(node.target, table)
 
             def assign_element(ctx):
                 element(ctx, lambda old: value(ctx))
             return assign_element
-        if kind == "global":  # the common targets, written without the table's closure
+        if type(found) is Global:  # the common targets, written without the table's closure
             def assign_global(ctx):
                 ctx.state.vars[name] = value(ctx)
             return assign_global
-        if kind == "player_var" and owner is None:
+        if found == PlayerVar():
             def assign_mine(ctx):
                 ctx.state.pvars[ctx.me][name] = value(ctx)
             return assign_mine

@@ -14,6 +14,9 @@ import attrs
 from boardrule.dsl import ast
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.lints import walk
+from boardrule.dsl.resolution import (ActionName, Aggregate, Deck, Define, Die, Direction, EventAttr, Family, Global,
+                                      It, Local, MarkName, Option, Pairwise, PlayerProp, PlayerVar, Prop, Record,
+                                      RecordKind, Region, Relative, Rule, Self, Shape, Symbol, SymbolSet, Value)
 from boardrule.interpreter.compiler import codegen, fastpaths, functions, lists, memo, per_game
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import RuleError
@@ -45,7 +48,7 @@ class ExprCompiler:
 
     def reads_it(self, node) -> bool:
         """True when `node` is `it`, or a definition's parameter given `it` and read as it."""
-        return self.resolved.get(node) == ("it", None) or id(node) in self._it_reads
+        return self.resolved.get(node) == It() or id(node) in self._it_reads
 
     def compile(self, node):
         """`ctx -> value` for an expression: a generated function where the node combines others
@@ -86,8 +89,8 @@ class ExprCompiler:
         return f
 
     def c_Name(self, node):
-        kind, detail = self.resolved[node]
-        return getattr(self, "name_" + kind)(detail, node)
+        found = self.resolved[node]
+        return _NAME_COMPILERS[type(found)](self, found.name, node)
 
     def name_local(self, name, node):
         if id(node) in self._it_reads:
@@ -196,15 +199,16 @@ class ExprCompiler:
     # ---------------------------------------------------------- structure
     def c_Attribute(self, node):
         obj = self.compile(node.obj)
-        kind, name = self.resolved[node]
-        if kind == "player_var":
+        found = self.resolved[node]
+        kind, name = type(found), found.name
+        if kind is PlayerVar:
             return lambda ctx: ctx.state.pvars[obj(ctx)][name]
-        if kind == "event_attr":
+        if kind is EventAttr:
             return lambda ctx: obj(ctx).get(name)
-        if kind == "rule":  # `c.points`: the rule of the piece on that cell
+        if kind is Rule:  # `c.points`: the rule of the piece on that cell
             read_rule = functions.rule_reader(self.game, name, node.span)
             return lambda ctx: read_rule(ctx, obj(ctx))
-        if kind == "player_prop":
+        if kind is PlayerProp:
             read = functions.PLAYER_PROPERTIES[name]
             if self.reads_it(node.obj):  # `players where not it.finished`
                 return lambda ctx: read(ctx, ctx.it)
@@ -306,10 +310,10 @@ class ExprCompiler:
         """A variable, an option, a set of symbols or a local other than `it` (or a variable of one)."""
         kind = type(node)
         if kind is ast.Attribute:
-            return self.resolved.kind_of(node) == "player_var" and self._same_for_every_element(node.obj)
+            return type(self.resolved.get(node)) is PlayerVar and self._same_for_every_element(node.obj)
         if kind is not ast.Name or id(node) in self._it_reads:
             return False
-        return self.resolved.kind_of(node) in ("global", "player_var", "option", "symset", "local")
+        return type(self.resolved.get(node)) in (Global, PlayerVar, Option, SymbolSet, Local)
 
     def plain_where(self, node):
         """`source where condition`, the condition run per element with `it` set."""
@@ -377,9 +381,9 @@ class ExprCompiler:
         equal = node.op == "=="
         value = _constant_of(self.resolved, node.right)
         if value is not _NOT_CONSTANT:
-            prop = self.resolved.get(node.left) if type(node.left) is ast.Name else None
-            fused = (functions.current_comparison(self.game, prop[1], operator.eq if equal else operator.ne, value)
-                     if prop is not None and prop[0] == "prop" else None)
+            prop = self.resolved.find(node.left, Prop) if type(node.left) is ast.Name else None
+            fused = (functions.current_comparison(self.game, prop.name, operator.eq if equal else operator.ne, value)
+                     if prop is not None else None)
             if fused is not None:
                 return fused
             if self.reads_it(node.left):  # `it != tower`: `it` read without a call
@@ -454,12 +458,13 @@ class ExprCompiler:
         return lambda ctx: lookup(value(ctx))
 
     def c_Call(self, node):
-        kind, name = self.resolved[node]
-        if kind in ("aggregate", "pairwise"):
-            return functions.compile_aggregate(self, node, kind == "pairwise")
-        if kind == "define":
+        found = self.resolved[node]
+        kind, name = type(found), found.name
+        if kind in (Aggregate, Pairwise):
+            return functions.compile_aggregate(self, node, kind is Pairwise)
+        if kind is Define:
             return self._define_call(node, name)
-        if kind == "family":
+        if kind is Family:
             family = self.game.families[name]
             size = self.compile(node.args[0])
             return lambda ctx: family(size(ctx))
@@ -544,8 +549,8 @@ class ExprCompiler:
         """The name of the local `node` reads (a parameter, a loop's variable), if it is one and not `it`."""
         if type(node) is not ast.Name or id(node) in self._it_reads:
             return None
-        kind, name = self.resolved.get(node, ("", None))
-        return name if kind == "local" else None
+        found = self.resolved.find(node, Local)
+        return None if found is None else found.name
 
     def _body(self, body, it_reads):
         saved, self._it_reads = self._it_reads, it_reads
@@ -568,13 +573,13 @@ def _parameter_reads(body, param, resolved):
             return True
         kind = type(node)
         if kind is ast.Name:
-            if resolved.get(node) != ("local", param):
+            if resolved.get(node) != Local(param):
                 return True
             found.add(id(node))
             return not inner
         if kind in (ast.Where, ast.Comprehension):
             inner = True
-        elif kind is ast.Call and resolved.kind_of(node) in ("aggregate", "pairwise"):
+        elif kind is ast.Call and type(resolved.get(node)) in (Aggregate, Pairwise):
             inner = True
         elif kind is ast.Keyword:
             inner = True
@@ -584,12 +589,12 @@ def _parameter_reads(body, param, resolved):
 
 
 #: names whose value changes from one candidate move, loop element or cell to the next
-_VARYING = frozenset({"local", "it", "self", "prop", "relative"})
+_VARYING = frozenset({Local, It, Self, Prop, Relative})
 
 
 def _varies(resolved, node) -> bool:
     """True when `node` reads a name whose value changes while moves are listed (_VARYING)."""
-    return any(type(inner) is ast.Name and resolved.kind_of(inner) in _VARYING
+    return any(type(inner) is ast.Name and type(resolved.get(inner)) in _VARYING
                for inner in walk(node))
 
 
@@ -597,7 +602,7 @@ def _calls_definitions(body, resolved) -> bool:
     """True when `body` uses other definitions twice or more: a chain of such definitions
     branches (one use each is a chain as long as the pack, no more)."""
     uses = sum(1 for node in walk(body) if type(node) in (ast.Name, ast.Call)
-               and resolved.kind_of(node) == "define")
+               and type(resolved.get(node)) is Define)
     return uses >= 2
 
 
@@ -643,7 +648,7 @@ def _one_parameter_call(param, arg, body):
 
 
 _NOT_CONSTANT = object()
-_CONSTANT_VALUES = {("value", "none"): None, ("value", "true"): True, ("value", "false"): False}
+_CONSTANT_VALUES = {Value("none"): None, Value("true"): True, Value("false"): False}
 
 
 def _constant_of(resolved, node):
@@ -653,12 +658,22 @@ def _constant_of(resolved, node):
         return node.value
     if kind is ast.Name:
         resolution = resolved.get(node)
-        if resolution in (("symbol", node.id), ("record", node.id)):
+        if resolution in (Symbol(node.id), Record(node.id)):
             return node.id
-        if resolution is not None and resolution[0] == "value":
-            return _CONSTANT_VALUES.get(resolution, _NOT_CONSTANT)
+        return _CONSTANT_VALUES.get(resolution, _NOT_CONSTANT)
     return _NOT_CONSTANT
 
 
 #: node class -> the ExprCompiler method that makes its closure
 _CLOSURE_COMPILERS = ast.methods_by_class(ExprCompiler, "c_")
+#: class of a name's resolution -> the ExprCompiler method that makes its closure
+_NAME_COMPILERS = {
+    Local: ExprCompiler.name_local, It: ExprCompiler.name_it, Self: ExprCompiler.name_self,
+    Prop: ExprCompiler.name_prop, MarkName: ExprCompiler.name_mark, ActionName: ExprCompiler.name_action,
+    Rule: ExprCompiler.name_rule, Relative: ExprCompiler.name_relative, Global: ExprCompiler.name_global,
+    PlayerVar: ExprCompiler.name_player_var, Option: ExprCompiler.name_option, Region: ExprCompiler.name_region,
+    Die: ExprCompiler.name_die, Deck: ExprCompiler.name_deck, Shape: ExprCompiler.name_shape,
+    SymbolSet: ExprCompiler.name_symset, Symbol: ExprCompiler.name_symbol, Record: ExprCompiler.name_record,
+    RecordKind: ExprCompiler.name_record_kind, Direction: ExprCompiler.name_direction,
+    Define: ExprCompiler.name_define, Value: ExprCompiler.name_value,
+}

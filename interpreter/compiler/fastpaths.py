@@ -14,6 +14,9 @@ import operator
 from itertools import compress
 
 from boardrule.dsl.lints import walk
+from boardrule.dsl.resolution import (Aggregate, Attr, Define, Function, Global, Local, MarkName, Option, Pairwise,
+                                      PlayerProp, PlayerVar, Prop, Record, RecordKind, Relative, Self, Symbol,
+                                      SymbolSet, Value)
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
@@ -44,8 +47,8 @@ _NOT_CONSTANT = object()
 def _property_name(resolved, node):
     if type(node) is not nodes.Name:
         return None
-    resolution = resolved.get(node)
-    return resolution[1] if resolution is not None and resolution[0] == "prop" else None
+    resolution = resolved.find(node, Prop)
+    return None if resolution is None else resolution.name
 
 
 def _constant(resolved, node):
@@ -54,9 +57,9 @@ def _constant(resolved, node):
         return node.value
     if kind is nodes.String:
         return node.value
-    if kind is nodes.Name and resolved.get(node) == ("symbol", node.id):
+    if kind is nodes.Name and resolved.get(node) == Symbol(node.id):
         return node.id
-    if kind is nodes.Name and resolved.get(node) == ("value", "none"):
+    if kind is nodes.Name and resolved.get(node) == Value("none"):
         return None
     return _NOT_CONSTANT
 
@@ -199,10 +202,10 @@ class _Conditions:
         resolution = self.resolved.get(node)
         if resolution is None:
             return None
-        kind, name = resolution
-        if kind == "define" and not self.game.defines[name].params:
+        kind, name = type(resolution), resolution.name
+        if kind is Define and not self.game.defines[name].params:
             return self.build(self.game.defines[name].body)
-        if kind != "prop":
+        if kind is not Prop:
             return None
         if name in ("empty", "occupied"):
             return Kinds((_EMPTY_CELL, name == "occupied"))
@@ -218,13 +221,13 @@ class _Conditions:
     def n_Call(self, node):
         """`uses(kind, m)` on the cell: the kinds whose rules use the mark."""
         uses = self.game.mark_uses
-        if (self.resolved.get(node) != ("function", "uses") or uses is None or len(node.args) != 2
-                or self.resolved.get(node.args[0]) != ("prop", "kind")):
+        if (self.resolved.get(node) != Function("uses") or uses is None or len(node.args) != 2
+                or self.resolved.get(node.args[0]) != Prop("kind")):
             return None
-        mark = self.resolved.get(node.args[1])
-        if mark is None or mark[0] != "mark":
+        mark = self.resolved.find(node.args[1], MarkName)
+        if mark is None:
             return None
-        return Kinds((frozenset(k for k, used in uses.items() if mark[1] in used), False))
+        return Kinds((frozenset(k for k, used in uses.items() if mark.name in used), False))
 
     # ----------------------------------------------------------- comparisons
     def _comparison(self, node):
@@ -304,9 +307,9 @@ class _Conditions:
         if type(node) is nodes.ListExpr:
             values = [_constant(self.resolved, item) for item in node.items]
             return None if any(v is _NOT_CONSTANT for v in values) else values
-        resolution = self.resolved.get(node)
-        if type(node) is nodes.Name and resolution is not None and resolution[0] == "symset":
-            return list(self.game.symbol_sets[resolution[1]])
+        resolution = self.resolved.find(node, SymbolSet)
+        if type(node) is nodes.Name and resolution is not None:
+            return list(self.game.symbol_sets[resolution.name])
         return None
 
     # -------------------------------------------------------------- values
@@ -326,9 +329,9 @@ class _Conditions:
         if resolution is None:
             return False
         if name is nodes.Name:
-            return resolution[0] in ("local", "self", "symbol", "record", "global", "option")
-        if name is nodes.Attribute and resolution[0] == "attr":
-            attribute = resolution[1]
+            return type(resolution) in (Local, Self, Symbol, Record, Global, Option)
+        if name is nodes.Attribute and type(resolution) is Attr:
+            attribute = resolution.name
             readable = attribute in _SAFE_READS or (attribute in self.game.static_attribute_names
                                                     and attribute not in self.game.mark_names)
             return readable and self.compiler.types.get(node.obj) in _SUBJECTS and self._invariant(node.obj)
@@ -371,9 +374,9 @@ def _own_value(game, attribute, kind, extra):
 def whole_board(compiler, node):
     """`ctx -> board` when `node` is every cell of one board (`cells`, `p.cells`), else None."""
     resolution = compiler.resolved.get(node)
-    if type(node) is nodes.Name and resolution == ("value", "cells"):
+    if type(node) is nodes.Name and resolution == Value("cells"):
         return lambda ctx: ctx.board
-    if type(node) is nodes.Attribute and resolution == ("player_prop", "cells"):
+    if type(node) is nodes.Attribute and resolution == PlayerProp("cells"):
         if compiler.game.shared_board:
             return lambda ctx: 0
         player = compiler.compile(node.obj)
@@ -411,7 +414,7 @@ def _filter(compiler, source_node, condition):
     board_of = whole_board(compiler, source_node)
     if type(condition) is Kinds and board_of is not None:
         cells_of, at, fixed = compiler.game.board_cells, condition.at, condition.fixed
-        here = compiler.resolved.get(source_node) == ("value", "cells")  # the current board: read in place
+        here = compiler.resolved.get(source_node) == Value("cells")  # the current board: read in place
 
         def on_board(ctx):  # the board's kinds line up with its cells: all in C
             board = ctx.board if here else board_of(ctx)
@@ -441,9 +444,9 @@ def _filter(compiler, source_node, condition):
 
 
 # names whose value is the same for every cell a filter tries (`allowed(k, it)`: the `k`)
-_SAME_FOR_EVERY_CELL = ("local", "symbol", "record", "record_kind", "global", "player_var", "option")
+_SAME_FOR_EVERY_CELL = (Local, Symbol, Record, RecordKind, Global, PlayerVar, Option)
 # names a condition may not read to be judged away from the cell whose rule it is
-_NOT_OF_THE_CELL_ALONE = ("self", "define", "function", "relative", "aggregate", "pairwise")
+_NOT_OF_THE_CELL_ALONE = (Self, Define, Function, Relative, Aggregate, Pairwise)
 
 
 def _near_filter(compiler, node):
@@ -469,9 +472,9 @@ def _allowed_filter(compiler, node):
     on the cell judged; where it has the form `_near_filter` knows, the cells are filtered that way
     (one rule per kind, worked out once per kind); the other kinds run their rule per cell."""
     call = node.condition
-    if (compiler.resolved.get(call) != ("function", "allowed") or len(call.args) != 2 or call.kwargs
+    if (compiler.resolved.get(call) != Function("allowed") or len(call.args) != 2 or call.kwargs
             or not compiler.reads_it(call.args[1]) or type(call.args[0]) is not nodes.Name
-            or compiler.resolved.kind_of(call.args[0]) not in _SAME_FOR_EVERY_CELL):
+            or type(compiler.resolved.get(call.args[0])) not in _SAME_FOR_EVERY_CELL):
         return None
     by_kind = {}
     for piece in compiler.game.model.pieces:
@@ -498,18 +501,17 @@ def neighbour_test(compiler, rule):
     """(cell table, maker of `test(kind, extra)`) for a rule `any(adjacent where C)` (any cell table
     named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
     resolved = compiler.resolved
-    if (resolved.get(rule) != ("aggregate", "any") or len(rule.args) != 1 or rule.kwargs
+    if (resolved.get(rule) != Aggregate("any") or len(rule.args) != 1 or rule.kwargs
             or type(rule.args[0]) is not nodes.Where):
         return None
     where = rule.args[0]
-    source = resolved.get(where.source)
-    if (type(where.source) is not nodes.Name or source is None or source[0] != "relative"
-            or source[1] not in compiler.game.cell_tables):
+    source = resolved.find(where.source, Relative)
+    if type(where.source) is not nodes.Name or source is None or source.name not in compiler.game.cell_tables:
         return None
-    if any(resolved.kind_of(n) in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
+    if any(type(resolved.get(n)) in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
         return None
     condition = cell_condition(compiler, where.condition)
-    return None if condition is None else (source[1], as_test(condition))
+    return None if condition is None else (source.name, as_test(condition))
 
 
 def _charge(ctx, units, span):
@@ -633,7 +635,7 @@ def _fixed_kind_aggregate(name, fixed, source_node, compiler, board_of):
     members, outside = fixed
     if name in ("any", "none") and not outside:
         disjoint = members.isdisjoint
-        if compiler.resolved.get(source_node) == ("value", "cells"):
+        if compiler.resolved.get(source_node) == Value("cells"):
             if name == "any":
                 return lambda ctx: not disjoint(ctx.state.kind[ctx.board])
             return lambda ctx: disjoint(ctx.state.kind[ctx.board])
@@ -691,8 +693,8 @@ def _count_passing(test, state, cells):
 
 def _through_defines(compiler, node):
     """The body of a definition without parameters that `node` names (`banks`), else `node`."""
-    while type(node) is nodes.Name and compiler.resolved.kind_of(node) == "define":
-        define = compiler.game.defines[compiler.resolved[node][1]]
+    while type(node) is nodes.Name and type(compiler.resolved.get(node)) is Define:
+        define = compiler.game.defines[compiler.resolved[node].name]
         if define.params:
             break
         node = define.body

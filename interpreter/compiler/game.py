@@ -9,6 +9,7 @@ functions in flow.py move it on.
 from __future__ import annotations
 
 from boardrule.dsl.diagnostics import Diagnostic, PackError
+from boardrule.dsl.resolution import Attr, Define, Function, PlayerProp, Prop, Region, Rule, Value
 from boardrule.dsl.types import ANY, SHAPE, item_type
 from boardrule.interpreter.compiler.board import make_board
 from boardrule.interpreter.compiler.directions import direction_tables
@@ -177,11 +178,11 @@ def mark_uses(model, resolved) -> dict:
     and every mark for a player's `score`)."""
     from boardrule.dsl.lints import walk
     marks = frozenset(m for p in model.pieces for m in p.marks)
-    parts = {("define", d.name): d.body for d in model.defines}  # what a rule may read, by key
-    parts[("allowed", None)] = tuple(p.place for p in model.pieces)
+    parts = {Define(d.name): d.body for d in model.defines}  # what a rule may read, by its resolution
+    parts[Function("allowed")] = tuple(p.place for p in model.pieces)
     for piece in model.pieces:
         for name, body in piece.rules.items():
-            parts[("rule", name)] = parts.get(("rule", name), ()) + (body,)
+            parts[Rule(name)] = parts.get(Rule(name), ()) + (body,)
 
     def direct(roots):
         """(the marks read right here, the keys of the parts read from here)."""
@@ -190,13 +191,11 @@ def mark_uses(model, resolved) -> dict:
             what = resolved.get(node) if type(node) in (nodes.Name, nodes.Attribute, nodes.Call) else None
             if what is None:
                 continue
-            if what[0] in ("prop", "attr") and what[1] in marks:
-                found.add(what[1])
-            elif what[0] in ("define", "rule"):
+            if type(what) in (Prop, Attr) and what.name in marks:
+                found.add(what.name)
+            elif type(what) in (Define, Rule) or what == Function("allowed"):
                 refs.add(what)
-            elif what == ("function", "allowed"):
-                refs.add(("allowed", None))
-            elif what == ("player_prop", "score"):
+            elif what == PlayerProp("score"):
                 found |= marks  # a score sheet reads every mark
         return found, refs
 
@@ -373,7 +372,7 @@ def _shape_params(exprs, action) -> tuple:
     (agents/patterns.py). The shape may read the parameters before it."""
     found = []
     for index, (_, domain) in enumerate(action.params):
-        if type(domain) is nodes.Call and exprs.resolved.get(domain) == ("function", "matches") and domain.args:
+        if type(domain) is nodes.Call and exprs.resolved.get(domain) == Function("matches") and domain.args:
             found.append((index, exprs.compile(domain.args[0])))
     return tuple(found)
 
@@ -394,9 +393,9 @@ def _refuse_after(exprs, action, asking):
 
 #: values whose elements are never the same twice: the board's cells and regions, the pack's kinds,
 #: directions and players, the cell tables
-_DISTINCT_NAMES = {("value", n) for n in ("cells", "edge", "corners", "all_corners", "center", "kinds",
+_DISTINCT_NAMES = {Value(n) for n in ("cells", "edge", "corners", "all_corners", "center", "kinds",
                                           "directions", "players", "others")}
-_DISTINCT_CALLS = {("function", n) for n in ("adjacent", "surrounding", "row", "column", "placements", "matches",
+_DISTINCT_CALLS = {Function(n) for n in ("adjacent", "surrounding", "row", "column", "placements", "matches",
                                              "groups", "border", "ray", "between")}
 
 
@@ -409,9 +408,9 @@ def _distinct(node, resolved, defines, depth=0) -> bool:
     if kind is nodes.Range:
         return True
     what = resolved.get(node) if kind in (nodes.Name, nodes.Call) else None
-    if what is not None and what[0] == "define" and depth < 8:
-        return _distinct(defines[what[1]].body, resolved, defines, depth + 1)
-    return what is not None and (what in _DISTINCT_NAMES or what in _DISTINCT_CALLS or what[0] == "region")
+    if type(what) is Define and depth < 8:
+        return _distinct(defines[what.name].body, resolved, defines, depth + 1)
+    return what in _DISTINCT_NAMES or what in _DISTINCT_CALLS or type(what) is Region
 
 
 def _once_each(domain, node, resolved, defines):
@@ -479,5 +478,5 @@ def _flow(game, model, exprs, effects):
     game.max_rounds = flow.max_rounds
     game.ranking = tuple(exprs.compile(t) for t in flow.ranking if t is not None)
     resolved = game.pack.checked.resolved.values()
-    game.reads_to_move = any(found == ("value", "to_move") for found in resolved)
-    game.keeps_positions = any(found == ("value", "repeated") for found in resolved)
+    game.reads_to_move = Value("to_move") in resolved
+    game.keeps_positions = Value("repeated") in resolved

@@ -26,13 +26,15 @@ uses instead.
 from __future__ import annotations
 
 from boardrule.dsl.lints import walk
+from boardrule.dsl.resolution import (Aggregate, Define, EventAttr, Family, Function, It, MarkName, Pairwise, Prop,
+                                      Relative, Rule, Self)
 from boardrule.dsl import ast as nodes
 
 # what a body must hold to be worth remembering: work beyond reading a few values
 _WORK = (nodes.Where, nodes.Comprehension)
-_WORK_CALLS = ("aggregate", "function", "family", "rule")
+_WORK_CALLS = (Aggregate, Function, Family, Rule)
 # what a body may not read to be remembered: values the key leaves out
-_UNKEYED = ("event_attr", "mark")
+_UNKEYED = (EventAttr, MarkName)
 
 
 def memo_key(name, args, me, board, self_, it) -> tuple:
@@ -50,16 +52,17 @@ def worth_remembering(game, resolved, name, seen=None) -> bool:
     does_work, keyed = False, True
     for node in walk(body):
         kind = type(node)
-        resolution = resolved.get(node, ("", None)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else ("", None)
-        if kind in _WORK or (kind is nodes.Call and resolution[0] in _WORK_CALLS) or resolution[0] == "define":
+        what = type(resolved.get(node)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else None
+        if kind in _WORK or (kind is nodes.Call and what in _WORK_CALLS) or what is Define:
             does_work = True  # (a definition asked by another may do the work: a chain of them branches)
-        if resolution[0] in _UNKEYED or _reads_marks(game, node, kind):
+        if what in _UNKEYED or _reads_marks(game, node, kind):
             keyed = False
-        if resolution[0] == "define" and kind in (nodes.Name, nodes.Call):
+        if what is Define and kind in (nodes.Name, nodes.Call):
             seen = seen if seen is not None else {name}
-            if resolution[1] not in seen:
-                seen.add(resolution[1])
-                if not _keyed(game, resolved, resolution[1], seen):
+            used = resolved[node].name
+            if used not in seen:
+                seen.add(used)
+                if not _keyed(game, resolved, used, seen):
                     keyed = False
     return does_work and keyed
 
@@ -73,12 +76,10 @@ def _reads_the_cell(resolved, body) -> bool:
             return any(walk_outside(n, inside) for n in node)
         if not hasattr(node, "__attrs_attrs__"):
             return False
-        resolution = resolved.get(node) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else None
-        if not inside and kind is nodes.Name and resolution is not None and resolution[0] in ("prop", "it", "self",
-                                                                                         "relative"):
+        what = type(resolved.get(node)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else None
+        if not inside and kind is nodes.Name and what in (Prop, It, Self, Relative):
             return True
-        if kind in (nodes.Where, nodes.Comprehension) or (kind is nodes.Call and resolution and resolution[0] in
-                                                  ("aggregate", "pairwise")):
+        if kind in (nodes.Where, nodes.Comprehension) or (kind is nodes.Call and what in (Aggregate, Pairwise)):
             inside = True
         return any(walk_outside(getattr(node, f.name), inside) for f in node.__attrs_attrs__ if f.name != "span")
     return walk_outside(body, False)
@@ -88,12 +89,12 @@ def _keyed(game, resolved, name, seen) -> bool:
     """True when definition `name` (and those it uses) reads nothing the key leaves out."""
     for node in walk(game.defines[name].body):
         kind = type(node)
-        resolution = resolved.get(node, ("", None)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else ("", None)
-        if resolution[0] in _UNKEYED or _reads_marks(game, node, kind):
+        what = type(resolved.get(node)) if kind in (nodes.Name, nodes.Call, nodes.Attribute) else None
+        if what in _UNKEYED or _reads_marks(game, node, kind):
             return False
-        if resolution[0] == "define" and kind in (nodes.Name, nodes.Call) and resolution[1] not in seen:
-            seen.add(resolution[1])
-            if not _keyed(game, resolved, resolution[1], seen):
+        if what is Define and kind in (nodes.Name, nodes.Call) and resolved[node].name not in seen:
+            seen.add(resolved[node].name)
+            if not _keyed(game, resolved, resolved[node].name, seen):
                 return False
     return True
 

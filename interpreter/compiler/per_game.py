@@ -11,10 +11,12 @@ state's clones share both, so a game works each such definition out once.
 from __future__ import annotations
 
 from boardrule.dsl.lints import walk
+from boardrule.dsl.resolution import (Aggregate, Define, Direction, Option, Record, RecordKind, Shape, Symbol,
+                                      SymbolSet, Value)
 from boardrule.dsl import ast as nodes
 
 # what a name may be resolved to and still read nothing a move can change
-FIXED_RESOLUTIONS = frozenset({"option", "symbol", "symset", "shape", "direction", "record", "record_kind"})
+FIXED_RESOLUTIONS = frozenset({Option, Symbol, SymbolSet, Shape, Direction, Record, RecordKind})
 FIXED_VALUES = frozenset({"players", "kinds", "true", "false", "none"})
 FIXED_NODES = frozenset({nodes.Number, nodes.String, nodes.BinOp, nodes.Not, nodes.Negate, nodes.Conditional,
                          nodes.ListExpr, nodes.Member, nodes.Range, nodes.Index})
@@ -51,12 +53,12 @@ def _fixed_node(game, resolved, node, seen, known) -> bool:
         resolution = resolved.get(node)
         if resolution is None:
             return False
-        what, detail = resolution
-        if what == "define":
+        what, detail = type(resolution), resolution.name
+        if what is Define:
             return _fixed_define(game, resolved, detail, seen, known)
-        return what in FIXED_RESOLUTIONS or (what == "value" and detail in FIXED_VALUES)
+        return what in FIXED_RESOLUTIONS or (what is Value and detail in FIXED_VALUES)
     if kind is nodes.Call:  # an aggregate of a list, without a body: `count(players)`
-        return resolved.kind_of(node) == "aggregate" and len(node.args) == 1 and not node.kwargs
+        return type(resolved.get(node)) is Aggregate and len(node.args) == 1 and not node.kwargs
     return kind in FIXED_NODES
 
 

@@ -13,10 +13,11 @@ import itertools
 import operator
 
 from boardrule.dsl import ast
+from boardrule.dsl import resolution as named
 from boardrule.dsl.loader import to_plain
 from boardrule.dsl.types import ANY, CELL
 from boardrule.interpreter.runtime.after import position_digest
-from boardrule.interpreter.runtime.shapes import Shape
+from boardrule.interpreter.runtime import shapes as shape_values
 from boardrule.interpreter.runtime.values import PLAYERS, Choice, Player, RuleError, board_of, cell_of, encode
 
 ORTHOGONAL = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -127,8 +128,8 @@ def _chart(game, node, scope):
 
 # ------------------------------------------------------------------ names
 def _name(game, node, scope):
-    kind, detail = game.pack.checked.resolved[node]
-    return _NAMES[kind](game, detail, scope)
+    found = game.pack.checked.resolved[node]
+    return _NAMES[type(found)](game, found.name, scope)
 
 
 def _subject(scope, detail):
@@ -147,26 +148,27 @@ def _cells(game, board, cells=None):  # cells (by default all the grid's) encode
 
 
 _NAMES = {
-    "local": lambda game, name, scope: scope.env[name],
-    "it": lambda game, _, scope: scope.it, "self": lambda game, _, scope: scope.self_,
-    "prop": lambda game, detail, scope: _property(game, scope, *_subject(scope, detail)),
-    "rule": lambda game, detail, scope: _rule(game, scope, *_subject(scope, detail)),
-    "relative": lambda game, detail, scope: (lambda cell, name: _CELL_SETS[name](game, cell))(*_subject(scope, detail)),
-    "global": lambda game, name, scope: scope.state.vars[name],
-    "option": lambda game, name, scope: scope.state.options[name],
-    "player_var": lambda game, name, scope: scope.state.pvars[scope.me][name],
-    "region": lambda game, name, scope: _cells(
+    named.Local: lambda game, name, scope: scope.env[name],
+    named.It: lambda game, _, scope: scope.it, named.Self: lambda game, _, scope: scope.self_,
+    named.Prop: lambda game, detail, scope: _property(game, scope, *_subject(scope, detail)),
+    named.Rule: lambda game, detail, scope: _rule(game, scope, *_subject(scope, detail)),
+    named.Relative: lambda game, detail, scope: (lambda cell, name: _CELL_SETS[name](game, cell))(
+        *_subject(scope, detail)),
+    named.Global: lambda game, name, scope: scope.state.vars[name],
+    named.Option: lambda game, name, scope: scope.state.options[name],
+    named.PlayerVar: lambda game, name, scope: scope.state.pvars[scope.me][name],
+    named.Region: lambda game, name, scope: _cells(
         game, scope.board, [game.grid.parse_name(ref.name) for ref in game.model.board.regions[name].cells]),
-    "die": _die, "deck": lambda game, name, scope: name, "symbol": lambda game, name, scope: name,
-    "direction": lambda game, name, scope: name,
-    "record": lambda game, name, scope: name,  # a record is its id
-    "record_kind": lambda game, name, scope: tuple(rid for rid, _, _ in _find(game.model.records, name).rows),
-    "mark": lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
-    "action": lambda game, name, scope: name,  # `can(me, place)`: the action's name
-    "shape": lambda game, name, scope: game.shapes[name],
-    "symset": lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
-    "define": lambda game, name, scope: _eval(game, _find(game.model.defines, name).body, scope),
-    "value": lambda game, name, scope: _VALUES[name](game, scope),
+    named.Die: _die, named.Deck: lambda game, name, scope: name, named.Symbol: lambda game, name, scope: name,
+    named.Direction: lambda game, name, scope: name,
+    named.Record: lambda game, name, scope: name,  # a record is its id
+    named.RecordKind: lambda game, name, scope: tuple(rid for rid, _, _ in _find(game.model.records, name).rows),
+    named.MarkName: lambda game, name, scope: name,  # `uses(kind, fed)`: the mark's name
+    named.ActionName: lambda game, name, scope: name,  # `can(me, place)`: the action's name
+    named.Shape: lambda game, name, scope: game.shapes[name],
+    named.SymbolSet: lambda game, name, scope: tuple(s for s, _ in game.model.symbols[name][0]),
+    named.Define: lambda game, name, scope: _eval(game, _find(game.model.defines, name).body, scope),
+    named.Value: lambda game, name, scope: _VALUES[name](game, scope),
 }
 
 
@@ -207,14 +209,15 @@ def _to_move(state):
 # ------------------------------------------------------------- properties
 def _attribute(game, node, scope):
     owner = _eval(game, node.obj, scope)
-    kind, name = game.pack.checked.resolved[node]
-    if kind == "player_var":
+    found = game.pack.checked.resolved[node]
+    kind, name = type(found), found.name
+    if kind is named.PlayerVar:
         return scope.state.pvars[owner][name]
-    if kind == "player_prop":
+    if kind is named.PlayerProp:
         return _PLAYER_PROPERTIES[name](game, scope, owner)
-    if kind == "event_attr":
+    if kind is named.EventAttr:
         return None if owner is None else owner.get(name)
-    if kind == "rule":
+    if kind is named.Rule:
         return _rule(game, scope, owner, name)
     return _property(game, scope, owner, name)
 
@@ -319,15 +322,16 @@ def _marks(game, scope):
 
 # ------------------------------------------------------------------ calls
 def _call(game, node, scope):
-    kind, name = game.pack.checked.resolved[node]
-    if kind == "aggregate":
+    found = game.pack.checked.resolved[node]
+    kind, name = type(found), found.name
+    if kind is named.Aggregate:
         return _aggregate(game, node, scope)
-    if kind == "pairwise":
+    if kind is named.Pairwise:
         return (min if name == "min" else max)(*_args(game, node, scope))
-    if kind == "define":  # arguments in the caller's scope; the body sees only the parameters
+    if kind is named.Define:  # arguments in the caller's scope; the body sees only the parameters
         define = _find(game.model.defines, name)
         return _eval(game, define.body, scope.bind(env=dict(zip(define.params, _args(game, node, scope)))))
-    if kind == "family":
+    if kind is named.Family:
         return game.families[name](_eval(game, node.args[0], scope))
     return _FUNCTIONS[name](game, node, scope, *_args(game, node, scope))
 
@@ -481,16 +485,16 @@ def _marks_named(game, node, found, seen):
     what = game.pack.checked.resolved.get(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Call)) else None
     follow = ()
     if what is not None:
-        kind, name = what
-        if kind in ("prop", "attr") and name in _mark_names(game):
+        kind, name = type(what), what.name
+        if kind in (named.Prop, named.Attr) and name in _mark_names(game):
             found.add(name)
-        elif what == ("player_prop", "score"):
+        elif what == named.PlayerProp("score"):
             found.update(_mark_names(game))
-        elif kind == "define":
+        elif kind is named.Define:
             follow = (_find(game.model.defines, name).body,)
-        elif kind == "rule":
+        elif kind is named.Rule:
             follow = tuple(p.rules[name] for p in game.model.pieces if name in p.rules)
-        elif what == ("function", "allowed"):
+        elif what == named.Function("allowed"):
             follow = tuple(p.place for p in game.model.pieces)
     if follow and what not in seen:
         seen.add(what)
@@ -548,7 +552,7 @@ def _opposite(game, direction):
 
 def _size(node, scope, of):
     """The squares of a shape, or the cards left in a deck."""
-    if isinstance(of, Shape):
+    if isinstance(of, shape_values.Shape):
         return len(of.cells)
     if of not in scope.state.decks:
         raise RuleError(f"`size` needs a deck or a shape, not {of}", node.span)

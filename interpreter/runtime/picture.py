@@ -35,6 +35,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
+from boardrule.dsl.resolution import PlayerProp
 from boardrule.interpreter.runtime.geometry import column_letters, row_shift
 from boardrule.interpreter.runtime.values import CELL_MASK, PLAYERS, Player
 from boardrule.interpreter.runtime.views import seat_names
@@ -379,7 +380,7 @@ def _note_items(game, state, every_deck, viewer, raw, names) -> list:
 def _reads_score(game, node) -> bool:
     from boardrule.dsl.lints import walk
     resolved = game.pack.checked.resolved
-    return any(resolved.get(item) == ("player_prop", "score") for item in walk(node))
+    return any(resolved.get(item) == PlayerProp("score") for item in walk(node))
 
 
 def _scored(game, state, seat) -> bool:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from boardrule.dsl.diagnostics import did_you_mean
+from boardrule.dsl.resolution import Define
 from boardrule.interpreter.runtime import after, flow
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.geometry import column_letters
@@ -353,7 +354,7 @@ def _failing_part(game, node, ctx, depth=0):
     if depth > 8:
         return node
     kind = type(node)
-    if kind is nodes.Name and game.pack.checked.resolved.get(node) == ("define", node.id):
+    if kind is nodes.Name and game.pack.checked.resolved.get(node) == Define(node.id):
         body = next((d.body for d in game.model.defines if d.name == node.id and not d.params), None)
         if body is not None and type(body) is nodes.BinOp and body.op == "and":
             return _failing_part(game, body, ctx, depth + 1)

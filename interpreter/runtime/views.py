@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from boardrule.dsl.resolution import Define, PlayerProp, PlayerVar
 from boardrule.interpreter.runtime.state import State, forget_masks
 from boardrule.interpreter.runtime.values import Player
 
@@ -104,12 +105,12 @@ def reads_private(game, node) -> bool:
             found = resolved.get(item)
             if found is None:
                 continue
-            if found[0] == "player_var" and found[1] in private:
+            if type(found) is PlayerVar and found.name in private:
                 return True
-            if found == ("player_prop", "score") and scoring_reads_private(game):
+            if found == PlayerProp("score") and scoring_reads_private(game):
                 return True  # a score the scoring works out from a secret
-            if found[0] == "define" and found[1] in defines and found[1] not in seen:
-                name = found[1]
+            if type(found) is Define and found.name in defines and found.name not in seen:
+                name = found.name
                 if name not in known:
                     known[name] = visit(defines[name].body, seen | {name})
                 if known[name]:
