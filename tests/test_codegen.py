@@ -232,3 +232,41 @@ def test_a_counted_ray_is_walked_without_a_list_and_charged_as_the_ray(text, mon
     listed_state.meter.begin()
     listed = len(evaluate(game, listed_state, text[len("count("):-1])[0])
     assert (counted, counted_left) == (listed, listed_state.meter.left)
+
+
+REBOUND_PARAMETER = """\
+game: {id: rebound, players: 1}
+board: {grid: square 3 x 3}
+pieces: {stone: {symbol: S}}
+vars: {last: none, mine: 0, near: -1}
+define:
+  neighbours(c): count(adjacent(c) where occupied)
+actions:
+  put:
+    params: {c: cells where empty}
+    effect: |
+      place stone at c
+      set mine = neighbours(c)
+      for c in [last] { set near = neighbours(c) }
+      set last = c
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 7"}
+scoring: {mine: mine, near: near}
+"""
+
+
+@pytest.mark.parametrize("generate", [True, False])
+def test_a_parameter_is_a_sure_cell_in_its_effect_until_a_loop_gives_the_name_another_value(generate):
+    # the effect's definitions are generated with the move's cell read in place; a loop over `[last]`
+    # (none at first) rebinds `c`, which must then be read as a value that may be none
+    exprs.GENERATE = generate
+    try:
+        game = compile_game(load_pack_text(REBOUND_PARAMETER, "rebound.pack"))
+    finally:
+        exprs.GENERATE = True
+    state = flow.initial_state(game, 1, seed=0)
+    sheets = []
+    for text in ["B2", "A2"]:
+        move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == f"put {text}")
+        state = flow.apply(game, state, move)
+        sheets.append([(t.label, t.points) for t in score_sheet(game, state, 0).terms])
+    assert sheets == [[("mine", 0), ("near", 0)], [("mine", 1), ("near", 1)]]

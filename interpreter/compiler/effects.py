@@ -41,6 +41,14 @@ def _restoring(names, run):
     return restoring
 
 
+def _put_back(env, name, saved):
+    """After a loop, a choice or a draw: its name holds again what it held before (a parameter it hid)."""
+    if saved is _UNSET:
+        env.pop(name, None)
+    else:
+        env[name] = saved
+
+
 def _with_locals(compiled, names):
     """A block whose `let` statements name values for the rest of it: the names it hides come back after."""
     def run(ctx):
@@ -364,13 +372,13 @@ class EffectCompiler:
             if len(items) > MAX_LOOP:
                 raise RuleError(f"`for` over {len(items)} elements; the limit is {MAX_LOOP}", node.span)
             ctx.meter.charge(len(items) * cost, node.span)
-            saved_me, saved_board = ctx.me, ctx.board
+            saved_me, saved_board, saved = ctx.me, ctx.board, ctx.env.get(var, _UNSET)
             for item in items:
                 ctx.env[var] = item
                 if isinstance(item, Player):
                     ctx.for_player(item)  # looping over players makes each one `me`
                 body(ctx)
-            ctx.env.pop(var, None)
+            _put_back(ctx.env, var, saved)
             ctx.me, ctx.board = saved_me, saved_board
         return run_for
 
@@ -395,9 +403,10 @@ class EffectCompiler:
                     raise NeedChoice(options, optional, node.span, item)
             else:
                 raise NeedChoice(options, optional, node.span, item)
+            saved = ctx.env.get(var, _UNSET)
             ctx.env[var] = pick
             body(ctx)
-            ctx.env.pop(var, None)
+            _put_back(ctx.env, var, saved)
         return run_choose
 
     # ----------------------------------------------------------- chance
@@ -432,9 +441,10 @@ class EffectCompiler:
                                 f"(test `count(cards({name})) > 0` first)", node.span)
             card = ctx.state.own_deck(name).pop()
             ctx.state.log.append(["draw", name, card])
+            saved = ctx.env.get(var, _UNSET)
             ctx.env[var] = card
             body(ctx)
-            ctx.env.pop(var, None)
+            _put_back(ctx.env, var, saved)
         return draw
 
     def s_Put(self, node):

@@ -336,11 +336,13 @@ def _actions(game, model, exprs, effects):
     game.actions = {}
     asking = asking_events(model.pieces)
     for index, action in enumerate(model.actions):
+        # a parameter over cells holds a cell while the action's lists, conditions and effect compile
+        # (in the effect, unless a `let`, a loop or a choice there gives the name another value)
+        sure = frozenset(name for name, domain in action.params if sure_cell_list(exprs.resolved, domain, game.defines))
+        exprs.sure_locals = sure - names_bound_in(action.effect)
         effect = effects.block(action.effect) if action.effect else (lambda ctx: None)
-        # while an action's lists and conditions compile, a parameter over cells holds a cell (not in
-        # its effect, where a `let` or a loop may give the name another value)
-        exprs.sure_locals = frozenset(name for name, domain in action.params
-                                      if sure_cell_list(exprs.resolved, domain, game.defines))
+        trial_effect = effects.trial_block(action.effect) if action.refuse_after_parts and action.effect else None
+        exprs.sure_locals = sure
         game.actions[action.name] = CompiledAction(
             name=action.name, index=index,
             params=tuple((name, _once_each(exprs.compile(domain), domain, exprs.resolved, game.defines))
@@ -354,7 +356,7 @@ def _actions(game, model, exprs, effects):
                              for node, why in action.when_parts),
             filtered=_filtered_domain(exprs, action), refuse_after=_refuse_after(exprs, action, asking),
             shape_params=_shape_params(exprs, action),
-            trial_effect=effects.trial_block(action.effect) if action.refuse_after_parts and action.effect else None)
+            trial_effect=trial_effect)
         if action.params and GENERATE_LISTERS and exprs_module.GENERATE:
             compiled = game.actions[action.name]
             compiled.lister = generate_lister(exprs, compiled, action.params, [
@@ -364,6 +366,25 @@ def _actions(game, model, exprs, effects):
     types = game.pack.checked.types
     game.param_types = {a.name: tuple(item_type(types.get(domain, ANY)) for _, domain in a.params)
                         for a in model.actions}
+
+
+def _variable(node):
+    return node.var
+
+
+def _named(node):
+    return node.name
+
+
+#: the statements and expressions that give a name a value of their own -> the name they bind
+_BINDERS = {nodes.For: _variable, nodes.Choose: _variable, nodes.Draw: _variable, nodes.Comprehension: _variable,
+            nodes.ListComp: _variable, nodes.Let: _named, nodes.LetStmt: _named}
+
+
+def names_bound_in(effect) -> frozenset:
+    """The names a loop, a `let`, a choice or a draw inside `effect` binds (each may hide a parameter)."""
+    from boardrule.dsl.lints import walk
+    return frozenset(_BINDERS[type(node)](node) for node in walk(effect or ()) if type(node) in _BINDERS)
 
 
 def _shape_params(exprs, action) -> tuple:
