@@ -195,6 +195,8 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         value = py.BinOp(left=self.expr(node.left), op=_ARITHMETIC[node.op](), right=self.expr(node.right))
         if self.compiler.types.get(node) != NUM:
             return self.bounded_any(value, node)  # lists are added too: only a number is bounded
+        if node in self.compiler.facts.in_range:  # it cannot leave the range (rewrites/bounds.py)
+            return value
         if self.iterables:  # no `:=` in a loop's iterable: worked out twice when that is cheap, else a helper
             if not (_cheap(value.left) and _cheap(value.right)):
                 return self.bounded_any(value, node)

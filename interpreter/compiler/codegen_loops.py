@@ -285,12 +285,9 @@ class LoopGeneration:
         by_sets = fastpaths.cell_aggregate(self.compiler, func, args[0], args[1] if len(args) > 1 else None)
         if by_sets is not None:
             return self.closure_call(by_sets, node)
-        if len(args) == 1:
+        if len(args) == 1:  # (`count(L where C)` and the like come as `count(L, C)`: rewrites/aggregates.py)
             counted = self.ray_count(args[0]) if func == "count" else None
-            if counted is not None:
-                return counted
-            fused = self.fused_fold(func, args[0]) if func in ("count", "any", "none") else None
-            return self.fold_of_list(func, self.expr(args[0]), node) if fused is None else fused
+            return self.fold_of_list(func, self.expr(args[0]), node) if counted is None else counted
         made = self.loop(args[0], args[1])
         if made is None:
             return None
@@ -303,21 +300,6 @@ class LoopGeneration:
             return _call("h_sum", py.GeneratorExp(elt=py.Constant(1), generators=[_for(name, elements, [body])]))
         values = py.ListComp(elt=body, generators=[_for(name, elements, [])])
         return self.fold_of_values(func, values, node)
-
-    def fused_fold(self, func, source):
-        """`count(L where C)`, `any(L where C)`, `none(L where C)`: one generator over L that tests C,
-        stopping at the first element that passes for `any` and `none`, with no list made between
-        (filter fusion); None when the filter is no generated loop (a set-based one, a closure)."""
-        if type(source) is not nodes.Where or fastpaths.cell_filter(self.compiler, source, split=False):
-            return None
-        made = self.loop(source.source, source.condition)
-        if made is None:
-            return None
-        name, elements, condition = made
-        if func == "count":
-            return _call("h_sum", py.GeneratorExp(elt=py.Constant(1), generators=[_for(name, elements, [condition])]))
-        found = _call("h_any", py.GeneratorExp(elt=py.Constant(True), generators=[_for(name, elements, [condition])]))
-        return py.UnaryOp(op=py.Not(), operand=found) if func == "none" else found
 
     def comprehension_fold(self, func, comp):
         """`any(B for x in L)` and the other folds of a comprehension: a Python generator whose

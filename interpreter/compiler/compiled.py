@@ -163,6 +163,7 @@ class Game:
     check_end = _compiled()
     max_rounds = _compiled()
     ranking = _compiled()
+    facts = _compiled()  # what the rewrite passes found and made (rewrites/tree.py), for every compiler of the game
     reads_to_move = _compiled()  # whether a rule reads `to_move`: the state then keeps who was to move at the end
     keeps_positions = _compiled()  # whether a rule reads `repeated`: the state then keeps the positions it was in
     _sealed: bool = attrs.field(init=False, default=False)

@@ -17,7 +17,7 @@ from boardrule.dsl.lints import walk
 from boardrule.dsl.resolution import (ActionName, Aggregate, Deck, Define, Die, Direction, EventAttr, Family, Global,
                                       It, Local, MarkName, Option, Pairwise, PlayerProp, PlayerVar, Prop, Record,
                                       RecordKind, Region, Relative, Rule, Self, Shape, Symbol, SymbolSet, Value)
-from boardrule.interpreter.compiler import codegen, fastpaths, functions, lists, memo, per_game
+from boardrule.interpreter.compiler import codegen, fastpaths, functions, lists, memo, per_game, rewrites
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import RuleError
 
@@ -33,8 +33,11 @@ class ExprCompiler:
 
     def __init__(self, game, checked):
         self.game = game
-        self.resolved = checked.resolved
-        self.types = checked.types
+        earlier = game.facts  # what the compiler of the game found, for a compiler made later (api.evaluate)
+        self.facts = rewrites.Facts(game, checked.resolved, checked.types, () if earlier is None else earlier.in_range)
+        self.resolved = self.facts.resolved
+        self.types = self.facts.types
+        self._rewritten: dict = {}  # id of a node -> (the node, the node after the rewrite passes)
         self._it_reads = frozenset()  # ids of parameter names read as `it` (see _define_call)
         # each definition body is compiled once per way of reading its parameters,
         # so compiling grows with the pack, not with the paths through its definitions
@@ -51,11 +54,24 @@ class ExprCompiler:
         return self.resolved.get(node) == It() or id(node) in self._it_reads
 
     def compile(self, node):
-        """`ctx -> value` for an expression: a generated function where the node combines others
-        (codegen.py), the closure of its kind otherwise."""
+        """`ctx -> value` for an expression, after the rewrite passes (rewrites/): a generated function
+        where the node combines others (codegen.py), the closure of its kind otherwise."""
+        node = self.rewritten(node)
         if GENERATE and type(node) in codegen.ROOTS:
             return codegen.generate(self, node)
         return self.compile_closure(node)
+
+    def rewritten(self, node):
+        """`node` after the rewrite passes, worked out once: the parts of a rewritten tree are taken
+        as they are when they are compiled in turn."""
+        found = self._rewritten.get(id(node))
+        if found is not None and found[0] is node:
+            return found[1]
+        new = rewrites.rewrite(node, self.facts)
+        for inner in walk(new):
+            self._rewritten[id(inner)] = (inner, inner)
+        self._rewritten[id(node)] = (node, new)
+        return new
 
     def compile_closure(self, node):
         return _CLOSURE_COMPILERS[type(node)](self, node)
@@ -373,6 +389,8 @@ class ExprCompiler:
             return self._ordered(node, op, left, right)
         if node.op in ("==", "!="):
             return self._equality(node, left, right)
+        if node in self.facts.in_range:  # it cannot leave the range of numbers (rewrites/bounds.py)
+            return lambda ctx: op(left(ctx), right(ctx))
         return _bounded(op, left, right, node.span)
 
     def _equality(self, node, left, right):

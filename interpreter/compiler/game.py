@@ -8,6 +8,8 @@ functions in flow.py move it on.
 
 from __future__ import annotations
 
+import attrs
+
 from boardrule.dsl.diagnostics import Diagnostic, PackError
 from boardrule.dsl.resolution import Attr, Define, Function, PlayerProp, Prop, Region, Rule, Value
 from boardrule.dsl.types import ANY, SHAPE, item_type
@@ -71,9 +73,10 @@ def _compile(pack) -> Game:
     game.choice_types = []  # the item type of every `choose`, by index
     game.warnings = []  # findings that do not stop the game (shown by `boardrule check`)
     exprs = ExprCompiler(game, pack.checked)
+    game.facts = exprs.facts
     effects = EffectCompiler(game, pack.checked, exprs)
     _tables(game, model)
-    _data(game, model)
+    _data(game, model, exprs)
     _shapes(game, model, exprs)
     _pieces(game, model, exprs, effects)
     _components(game, model, exprs)
@@ -276,10 +279,12 @@ def _constant(exprs, node):
     return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
 
 
-def _data(game, model):
+def _data(game, model, exprs):
     """Plain tables that compiled closures look up (so they come first: a shape's legend is compiled
-    before the pieces, and reads which names are marks and variable attributes)."""
-    game.defines = {d.name: d for d in model.defines}
+    before the pieces, and reads which names are marks and variable attributes). The definitions
+    are kept after the rewrite passes (the model keeps them as written, for the reference evaluator)."""
+    game.defines = {d.name: d if d.body is None else attrs.evolve(d, body=exprs.rewritten(d.body))
+                    for d in model.defines}
     game.kind_names = tuple(p.name for p in model.pieces)
     game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
     game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
