@@ -3,6 +3,8 @@ that a rewritten rule gives what the checked rule gives, by the reference evalua
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from boardrule.dsl.unparse import unparse
@@ -154,3 +156,13 @@ def test_an_aggregate_of_a_filter_that_fails_on_a_later_element_fails_in_every_b
         reference.evaluate(game, node, game.ctx(state))
     with pytest.raises(RuleError, match="division by zero"):
         compiled(game.ctx(state))
+
+
+def test_a_comparison_with_a_literal_inside_a_loops_list_is_generated_without_a_none_test_of_the_literal():
+    # `x > 1` in the list a `sum` walks was once written `... or 1 is None`, which Python's compiler warns of
+    facts, node = fixture("sum(cells where x > 1, x * 4 + y)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled = exprs.ExprCompiler(facts.game, facts.game.pack.checked).compile(node)
+    state = flow.initial_state(facts.game, 1, seed=0)
+    assert compiled(facts.game.ctx(state)) == reference.evaluate(facts.game, node, facts.game.ctx(state)) == 4 * (2 + 3) * 4 + 2 * (0 + 1 + 2 + 3)

@@ -220,16 +220,18 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
             left, right = self.expr(node.left), self.expr(node.right)  # or they are read twice when cheap
             if not (_cheap(left) and _cheap(right)):
                 return py.Call(func=self.constant(_ORDERED_HELPERS[node.op]), args=[left, right], keywords=[])
-            missing = py.BoolOp(op=py.Or(), values=[
-                py.Compare(left=left, ops=[py.Is()], comparators=[py.Constant(None)]),
-                py.Compare(left=right, ops=[py.Is()], comparators=[py.Constant(None)])])
+            tests = [py.Compare(left=value, ops=[py.Is()], comparators=[py.Constant(None)])
+                     for value, side in ((left, node.left), (right, node.right)) if self.may_be_none(value, side)]
             compare = py.Compare(left=copy.deepcopy(left), ops=[_ORDERED[node.op]()],
                                  comparators=[copy.deepcopy(right)])
+            if not tests:
+                return compare
+            missing = tests[0] if len(tests) == 1 else py.BoolOp(op=py.Or(), values=tests)
             return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
         sides, tests = [], []
         for side in (node.left, node.right):
             value = self.expr(side)
-            if (type(value) is py.Constant and value.value is not None) or self.never_none(side):
+            if not self.may_be_none(value, side):
                 sides.append(value)
                 continue
             name = self.temporary()
@@ -241,6 +243,10 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
             return compare
         missing = tests[0] if len(tests) == 1 else py.BoolOp(op=py.Or(), values=tests)
         return py.IfExp(test=missing, body=py.Constant(False), orelse=compare)
+
+    def may_be_none(self, value: py.expr, node) -> bool:
+        """False for a side of a comparison that is a literal other than `none`, or never `none`."""
+        return not ((type(value) is py.Constant and value.value is not None) or self.never_none(node))
 
     def never_none(self, node, depth: int = 0) -> bool:
         """True for a number worked out by arithmetic, directly or as the body of a definition used: it is
