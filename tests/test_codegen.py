@@ -4,6 +4,7 @@ checked tree only, validated against a whitelist, run with no builtins; pack nam
 from __future__ import annotations
 
 import ast
+import contextlib
 
 from pathlib import Path
 
@@ -25,6 +26,17 @@ def _ret(value):
 
 def _name(text):
     return ast.Name(id=text, ctx=ast.Load())
+
+
+
+@contextlib.contextmanager
+def _generating(on: bool):
+    """Rules compiled inside are generated code (on) or closures alone (off)."""
+    exprs.GENERATE = on
+    try:
+        yield
+    finally:
+        exprs.GENERATE = True
 
 
 @pytest.mark.parametrize("body, refused", [
@@ -95,11 +107,8 @@ def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")
     state = new_game(game, 2)
     generated = evaluate(game, state, text)[0]
-    exprs.GENERATE = False
-    try:
+    with _generating(False):
         closures = evaluate(game, state, text)[0]
-    finally:
-        exprs.GENERATE = True
     assert generated == closures
 
 
@@ -113,11 +122,8 @@ def test_arithmetic_out_of_range_stops_the_rule_in_generated_code():
 
 def _generated_and_closure_games(pack):
     game = open_game(pack)
-    exprs.GENERATE = False
-    try:
+    with _generating(False):
         closures = open_game(pack)
-    finally:
-        exprs.GENERATE = True
     return game, closures
 
 
@@ -170,11 +176,8 @@ def test_a_definition_whose_parameter_a_closure_reads_is_called_not_written_out(
         move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == f"put {text}")
         state = flow.apply(game, state, move)
     generated = evaluate(game, state, "sum(cells where occupied, touching(it) + beside(it, stone))")[0]
-    exprs.GENERATE = False
-    try:
+    with _generating(False):
         closures = evaluate(game, state, "sum(cells where occupied, touching(it) + beside(it, stone))")[0]
-    finally:
-        exprs.GENERATE = True
     assert generated == closures == 8
 
 
@@ -193,11 +196,8 @@ scoring:
 @pytest.mark.parametrize("generate", [True, False])
 def test_a_cell_function_of_none_gives_no_cells(generate):
     # `adjacent(last)` before any stone once crashed with an internal error (exit 3) after a clean check
-    exprs.GENERATE = generate
-    try:
+    with _generating(generate):
         game = compile_game(load_pack_text(LAST_CELL, "last.pack"))
-    finally:
-        exprs.GENERATE = True
     state = flow.initial_state(game, 1, seed=0)
     assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 10)]
     move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == "put B2")
@@ -258,11 +258,8 @@ scoring: {mine: mine, near: near}
 def test_a_parameter_is_a_sure_cell_in_its_effect_until_a_loop_gives_the_name_another_value(generate):
     # the effect's definitions are generated with the move's cell read in place; a loop over `[last]`
     # (none at first) rebinds `c`, which must then be read as a value that may be none
-    exprs.GENERATE = generate
-    try:
+    with _generating(generate):
         game = compile_game(load_pack_text(REBOUND_PARAMETER, "rebound.pack"))
-    finally:
-        exprs.GENERATE = True
     state = flow.initial_state(game, 1, seed=0)
     sheets = []
     for text in ["B2", "A2"]:

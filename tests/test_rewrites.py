@@ -14,6 +14,8 @@ from boardrule.interpreter.compiler.rewrites.totality import total
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.values import RuleError
 
+from test_codegen import _generating  # rules compiled as generated code or as closures alone
+
 # (pass, expression as written, as the pass gives it back)
 FIXTURES = [
     (fold, "2 + 3 * 4", "14"),
@@ -129,11 +131,8 @@ def test_a_rewritten_rule_gives_what_the_reference_evaluator_gives_for_it_as_wri
     state = flow.initial_state(game, 1, seed=0)
     for cell in (0, 5, 6):
         state.kind[0][cell] = "house"
-    exprs.GENERATE = generate
-    try:
+    with _generating(generate):
         compiled = exprs.ExprCompiler(game, game.pack.checked).compile(node)
-    finally:
-        exprs.GENERATE = True
     ctx = game.ctx(state, me=None)
     assert compiled(ctx) == reference.evaluate(game, node, game.ctx(state, me=None))
 
@@ -147,11 +146,8 @@ def test_an_aggregate_of_a_filter_that_fails_on_a_later_element_fails_in_every_b
     facts, node = fixture(written)
     game = facts.game
     state = flow.initial_state(game, 1, seed=0)
-    exprs.GENERATE = generate
-    try:
+    with _generating(generate):
         compiled = exprs.ExprCompiler(game, game.pack.checked).compile(node)
-    finally:
-        exprs.GENERATE = True
     with pytest.raises(RuleError, match="division by zero"):
         reference.evaluate(game, node, game.ctx(state))
     with pytest.raises(RuleError, match="division by zero"):

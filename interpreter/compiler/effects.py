@@ -34,15 +34,13 @@ def _restoring(names, run):
             run(ctx)
         finally:
             for name, value in zip(names, saved):
-                if value is _UNSET:
-                    env.pop(name, None)
-                else:
-                    env[name] = value
+                _put_back(env, name, value)
     return restoring
 
 
 def _put_back(env, name, saved):
-    """After a loop, a choice or a draw: its name holds again what it held before (a parameter it hid)."""
+    """After a block, a loop, a choice or a draw: `name` holds again what it held before (`saved`), or
+    nothing when it held nothing (_UNSET)."""
     if saved is _UNSET:
         env.pop(name, None)
     else:

@@ -18,6 +18,7 @@ from boardrule.dsl.resolution import (ActionName, Aggregate, Deck, Define, Die, 
                                       It, Local, MarkName, Option, Pairwise, PlayerProp, PlayerVar, Prop, Record,
                                       RecordKind, Region, Relative, Rule, Self, Shape, Symbol, SymbolSet, Value)
 from boardrule.interpreter.compiler import codegen, fastpaths, functions, lists, memo, per_game, rewrites
+from boardrule.interpreter.compiler.rewrites.tree import NOT_LITERAL, literal_value
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import RuleError
 
@@ -84,8 +85,8 @@ class ExprCompiler:
     c_String = c_Number
 
     def c_ListExpr(self, node):
-        constants = [_constant_of(self.resolved, i) for i in node.items]
-        if _NOT_CONSTANT not in constants:  # `[north, south]`, `[1, 2]`: built once
+        constants = [literal_value(self.resolved, i) for i in node.items]
+        if NOT_LITERAL not in constants:  # `[north, south]`, `[1, 2]`: built once
             fixed = tuple(constants)
             return lambda ctx: fixed
         items = [self.compile(i) for i in node.items]
@@ -253,7 +254,7 @@ class ExprCompiler:
         if isinstance(node.index, ast.Range):
             return self.slice(node)
         obj, index = self.compile(node.obj), self.compile(node.index)
-        at = _constant_of(self.resolved, node.index)
+        at = literal_value(self.resolved, node.index)
         if type(at) is int and at >= 0:  # `hand[0]`: the index bound once
             def item(ctx):
                 items = obj(ctx)
@@ -397,8 +398,8 @@ class ExprCompiler:
         """`==`/`!=`; against a constant (`colour == red`) the constant is bound
         once, not read through a closure per cell (the operands keep their order)."""
         equal = node.op == "=="
-        value = _constant_of(self.resolved, node.right)
-        if value is not _NOT_CONSTANT:
+        value = literal_value(self.resolved, node.right)
+        if value is not NOT_LITERAL:
             prop = self.resolved.find(node.left, Prop) if type(node.left) is ast.Name else None
             fused = (functions.current_comparison(self.game, prop.name, operator.eq if equal else operator.ne, value)
                      if prop is not None else None)
@@ -411,8 +412,8 @@ class ExprCompiler:
             if equal:
                 return lambda ctx: left(ctx) == value
             return lambda ctx: left(ctx) != value
-        value = _constant_of(self.resolved, node.left)
-        if value is not _NOT_CONSTANT:
+        value = literal_value(self.resolved, node.left)
+        if value is not NOT_LITERAL:
             if equal:
                 return lambda ctx: value == right(ctx)
             return lambda ctx: value != right(ctx)
@@ -431,8 +432,8 @@ class ExprCompiler:
         return f
 
     def _ordered(self, node, op, left, right):
-        value = _constant_of(self.resolved, node.right)
-        if value is not _NOT_CONSTANT and value is not None:
+        value = literal_value(self.resolved, node.right)
+        if value is not NOT_LITERAL and value is not None:
             def against_constant(ctx):  # `actions_left > 0`: the constant is bound once
                 a = left(ctx)
                 if a is None:
@@ -457,8 +458,8 @@ class ExprCompiler:
 
     def c_Member(self, node):
         container = self.compile(node.container)
-        value = _constant_of(self.resolved, node.item)
-        if value is not _NOT_CONSTANT:  # `flag in tokens(it)`: the constant bound once
+        value = literal_value(self.resolved, node.item)
+        if value is not NOT_LITERAL:  # `flag in tokens(it)`: the constant bound once
             if node.negated:
                 return lambda ctx: value not in container(ctx)
             return lambda ctx: value in container(ctx)
@@ -663,23 +664,6 @@ def _one_parameter_call(param, arg, body):
             else:
                 env[param] = saved
     return call
-
-
-_NOT_CONSTANT = object()
-_CONSTANT_VALUES = {Value("none"): None, Value("true"): True, Value("false"): False}
-
-
-def _constant_of(resolved, node):
-    """The value of a literal, a symbol or none/true/false; _NOT_CONSTANT otherwise."""
-    kind = type(node)
-    if kind in (ast.Number, ast.String):
-        return node.value
-    if kind is ast.Name:
-        resolution = resolved.get(node)
-        if resolution in (Symbol(node.id), Record(node.id)):
-            return node.id
-        return _CONSTANT_VALUES.get(resolution, _NOT_CONSTANT)
-    return _NOT_CONSTANT
 
 
 #: node class -> the ExprCompiler method that makes its closure

@@ -20,15 +20,14 @@ import operator
 
 from boardrule.dsl import ast
 from boardrule.dsl.limits import MAX_NUMBER
-from boardrule.dsl.resolution import Symbol, Value
+from boardrule.dsl.resolution import Value
 from boardrule.dsl.types import BOOL, NUM
-from boardrule.interpreter.compiler.rewrites.tree import transform as _transform
+from boardrule.interpreter.compiler.rewrites.tree import NOT_LITERAL, literal_value, transform as _transform
 
 _ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
 _TRUTHS = {Value("true"): True, Value("false"): False}
-_NOTHING = object()
 
 
 def rewrite(node, facts):
@@ -61,8 +60,8 @@ def _binary(node, facts):
             return _boolean(truth, node, facts)
         return node
     if op in _COMPARE:
-        a, b = _literal(left, facts), _literal(right, facts)
-        if a is _NOTHING or b is _NOTHING:
+        a, b = literal_value(facts.resolved, left), literal_value(facts.resolved, right)
+        if a is NOT_LITERAL or b is NOT_LITERAL:
             return node
         if op in ("==", "!="):
             return _boolean(_COMPARE[op](a, b), node, facts)
@@ -78,24 +77,6 @@ def _whole(node) -> bool:
 def _truth(node, facts):
     """True or False for the literal `true` or `false`, else None."""
     return _TRUTHS.get(facts.resolved.get(node)) if type(node) is ast.Name else None
-
-
-def _literal(node, facts):
-    """The value of a literal (a whole number, a text, a kind, `true`, `false`, `none`), else _NOTHING."""
-    kind = type(node)
-    if kind is ast.Number and type(node.value) is int:
-        return node.value
-    if kind is ast.String:
-        return node.value
-    if kind is ast.Name:
-        found = facts.resolved.get(node)
-        if found == Symbol(node.id):
-            return node.id  # a kind is its name, as the rules read it
-        if found == Value("none"):
-            return None
-        if found in _TRUTHS:
-            return _TRUTHS[found]
-    return _NOTHING
 
 
 def _boolean(value: bool, like, facts):

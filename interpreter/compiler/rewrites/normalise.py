@@ -18,8 +18,7 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
-from boardrule.dsl.resolution import Record, Symbol, Value
-from boardrule.interpreter.compiler.rewrites.tree import transform as _transform
+from boardrule.interpreter.compiler.rewrites.tree import NOT_LITERAL, literal_value, transform as _transform
 
 #: operators whose value is always true or false
 _TRUTH_OPERATORS = frozenset({"==", "!=", "<", "<=", ">", ">=", "and", "or"})
@@ -59,11 +58,4 @@ def _gives_a_truth(node) -> bool:
 
 
 def _is_literal(node, facts) -> bool:
-    kind = type(node)
-    if kind in (ast.Number, ast.String):
-        return True
-    if kind is ast.Name:
-        found = facts.resolved.get(node)
-        return found in (Symbol(node.id), Record(node.id)) or found in (Value("none"), Value("true"),
-                                                                          Value("false"))
-    return False
+    return literal_value(facts.resolved, node) is not NOT_LITERAL
