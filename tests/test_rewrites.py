@@ -9,7 +9,7 @@ import pytest
 
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.compiler import exprs, reference
-from boardrule.interpreter.compiler.rewrites import aggregates, bounds, fixture, fold, normalise, rewrite
+from boardrule.interpreter.compiler.rewrites import aggregates, bounds, fixture, fold, kinds, normalise, rewrite
 from boardrule.interpreter.compiler.rewrites.totality import total
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.values import RuleError
@@ -43,6 +43,17 @@ FIXTURES = [
     (normalise, "not not flag", "not not flag"),  # flag may hold none: `not not` makes it false
     (normalise, "not (house == kind)", "kind != house"),
     (normalise, "count(cells where not (empty == true))", "count(cells where empty != true)"),
+    (kinds, "count(cells where empty)", "count(cells where kind in [none])"),
+    (kinds, "count(cells where not empty and kind != tower)", "count(cells where kind not in [none, tower])"),
+    (kinds, "count(cells where height >= 2)", "count(cells where kind in [tower])"),
+    (kinds, "count(cells where height == 1 or kind == tower)", "count(cells where kind in [house, tower])"),
+    (kinds, "count(cells where empty and x > 1)", "count(cells where kind in [none] and x > 1)"),
+    (kinds, "count(cells where not (occupied or x > 1))", "count(cells where not (kind not in [none] or x > 1))"),
+    (kinds, "any(cells, kind in [tower, house])", "any(cells, kind in [tower, house])"),  # the form: kept
+    (kinds, "count(cells where kind in [house])", "count(cells where kind in [house])"),  # the form itself
+    (kinds, "count(cells where height > coins)", "count(cells where height > coins)"),  # no literal
+    (kinds, "kind == house or empty", "kind == house or empty"),  # `it` is no cell of a filter here
+    (kinds, "count([c for c in cells where occupied])", "count([c for c in cells where kind not in [none]])"),
     (aggregates, "count(cells where empty)", "count(cells, empty)"),
     (aggregates, "any(cells where kind == house and x > 1)", "any(cells, kind == house and x > 1)"),
     (aggregates, "none(cells where y + 1 == 2)", "none(cells, y + 1 == 2)"),
@@ -103,8 +114,13 @@ def test_totality_says_what_can_neither_fail_nor_spend_work(written, expected):
     assert total(node.condition, facts) is expected
 
 
+def test_a_definition_the_kind_alone_decides_is_written_as_a_kind_set_where_a_cell_is_it():
+    facts, node = fixture("count(cells where tall and x > 0)", {"tall": "height > 2"})
+    assert unparse(kinds.rewrite(node, facts)) == "count(cells where kind in [tower] and x > 0)"
+
+
 def test_a_node_no_pass_changes_is_given_back_itself():
-    facts, node = fixture("count(cells) + sum(cells where kind == house, x) * coins")
+    facts, node = fixture("count(cells) + sum(cells where x > 1, x) * coins")
     assert rewrite(node, facts) is node
 
 
@@ -120,6 +136,9 @@ REWRITTEN_RULES = [
     "sum(cells where not (not (x > 1)), x * 4 + y) - (1 - 1)",
     "any(cells where not (it in corners) and x + y == 3)",
     "[c.x + 1 for c in cells where not (y != 0)]",
+    "count(cells where height >= 2 or empty) * 10 + count(cells where not empty and kind != tower)",
+    "count(adjacent(cell(\"B2\")) where occupied and height < 3) + count(cells where height == 1 and x > 0)",
+    "any(cells where kind in [tower]) or none(cells where not (empty or height > 2))",
 ]
 
 
@@ -162,3 +181,16 @@ def test_a_comparison_with_a_literal_inside_a_loops_list_is_generated_without_a_
         compiled = exprs.ExprCompiler(facts.game, facts.game.pack.checked).compile(node)
     state = flow.initial_state(facts.game, 1, seed=0)
     assert compiled(facts.game.ctx(state)) == reference.evaluate(facts.game, node, facts.game.ctx(state)) == 4 * (2 + 3) * 4 + 2 * (0 + 1 + 2 + 3)
+
+
+@pytest.mark.parametrize("written", ["cells where any(adjacent where kind == house)",
+                                     "cells where any(surrounding where not empty and height > 2)"])
+def test_a_filter_of_cells_next_to_one_where_c_stays_one_set_operation_per_cell_once_rewritten(written):
+    # the rewrites fuse `any(adjacent where C)` into `any(adjacent, C)`: the set operation of
+    # fastpaths._near_filter must know that form too (it once knew only the form as written)
+    from boardrule.interpreter.compiler.fastpaths import neighbour_test
+    facts, node = fixture(written)
+    compiler = exprs.ExprCompiler(facts.game, facts.game.pack.checked)
+    condition = compiler.rewritten(node).condition
+    assert len(condition.args) == 2
+    assert neighbour_test(compiler, condition) is not None

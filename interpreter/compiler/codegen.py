@@ -43,6 +43,7 @@ from boardrule.interpreter.compiler import codegen_directions
 from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
 from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
 from boardrule.interpreter.compiler.codegen_masks import HELPERS as MASK_HELPERS, MaskGeneration
+from boardrule.interpreter.compiler.rewrites.tree import NOT_LITERAL, literal_value
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.after import is_repeated
 from boardrule.interpreter.runtime.state import player_to_move
@@ -283,7 +284,21 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
     def g_Conditional(self, node):
         return py.IfExp(test=self.expr(node.condition), body=self.expr(node.then), orelse=self.expr(node.otherwise))
 
+    def g_ListExpr(self, node):
+        """A list of literals (`[north, south]`, `kind in [a, b]`) is one constant; any other its closure."""
+        values = [literal_value(self.compiler.resolved, item) for item in node.items]
+        if NOT_LITERAL in values:
+            return self.fallback(node)
+        return self.constant(tuple(values), "g")
+
     def g_Member(self, node):
+        container = node.container
+        if type(container) is nodes.ListExpr and len(container.items) == 1:  # `kind in [none]`: one test
+            value = literal_value(self.compiler.resolved, container.items[0])
+            if value is None or type(value) is str:
+                op = (py.IsNot() if node.negated else py.Is()) if value is None else (
+                    py.NotEq() if node.negated else py.Eq())
+                return py.Compare(left=self.expr(node.item), ops=[op], comparators=[py.Constant(value)])
         op = py.NotIn() if node.negated else py.In()
         return py.Compare(left=self.expr(node.item), ops=[op], comparators=[self.expr(node.container)])
 

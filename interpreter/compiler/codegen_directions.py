@@ -19,7 +19,7 @@ import ast as py
 
 from boardrule.dsl import ast as nodes
 from boardrule.dsl.resolution import Function, Prop
-from boardrule.interpreter.compiler import fastpaths
+from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.compiler.codegen_masks import same_for_every_cell
 from boardrule.interpreter.compiler.directions import opposites
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, RuleError
@@ -161,9 +161,9 @@ class DirectionGeneration:
         """A ray's `while` decided by the kind alone, as (helper, its arguments): `kind == v` or
         `kind != v`, v the same for every cell, or a condition on constant kinds; else None."""
         resolved = self.compiler.resolved
-        fixed = fastpaths.cell_condition(self.compiler, condition)
-        if type(fixed) is fastpaths.Kinds and fixed.fixed is not None:
-            members, outside = fixed.fixed
+        fixed = kinds.kind_set(resolved, condition)  # the one form of a condition the kind alone decides
+        if fixed is not None:
+            members, outside = fixed
             return "ray_in_kinds", self.constant(members, "g"), py.Constant(outside)
         if type(condition) is nodes.BinOp and condition.op in ("==", "!="):
             for side, other in ((condition.left, condition.right), (condition.right, condition.left)):

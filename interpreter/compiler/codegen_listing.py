@@ -88,7 +88,7 @@ class _Listing:
         """Parameter `index`'s list, its charge and its loop (the earlier ones are locals already)."""
         rule, (param, domain) = self.rule, self.params[index]
         values = f"listed{index}"
-        listed = rule.expr(domain)
+        listed = rule.expr(rule.compiler.rewritten(domain))
         if not self.distinct[index]:
             listed = _call("once_each", listed)
         final = self.when is not None and index == self.last and self.when_at == self.last + 1
@@ -114,7 +114,8 @@ class _Listing:
         return statements
 
     def unless_when(self, leave) -> py.stmt:
-        return py.If(test=py.UnaryOp(op=py.Not(), operand=self.rule.expr(self.when)), body=[leave], orelse=[])
+        test = self.rule.expr(self.rule.compiler.rewritten(self.when))
+        return py.If(test=py.UnaryOp(op=py.Not(), operand=test), body=[leave], orelse=[])
 
     def charge(self, values, cost, span) -> list:
         """`ctx.meter.left -= len(values) * cost`, and `over` once the budget is spent."""

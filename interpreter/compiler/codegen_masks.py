@@ -28,6 +28,7 @@ from boardrule.dsl import ast as nodes
 from boardrule.dsl.resolution import (Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar, Prop,
                                       Record, Self, Shape, Symbol, Value)
 from boardrule.interpreter.compiler import fastpaths
+from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.state import kind_masks
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
@@ -260,9 +261,9 @@ class MaskGeneration:
     def condition_mask(self, node, masks, full):
         """The mask of the cells where condition `node` holds, or None when the kind alone does not
         decide it. `masks` reads the board's masks, `full` is every cell."""
-        fixed = fastpaths.cell_condition(self.compiler, node)
-        if type(fixed) is fastpaths.Kinds and fixed.fixed is not None:
-            members, outside = fixed.fixed
+        fixed = kinds.kind_set(self.compiler.resolved, node)
+        if fixed is not None:  # `kind in [a, b]`: the one form of a condition the kind alone decides
+            members, outside = fixed
             mask = _union([self.kind_mask(masks, k) for k in sorted(members, key=str)])
             return py.BinOp(left=full, op=py.BitXor(), right=mask) if outside else mask
         kind = type(node)
@@ -279,7 +280,9 @@ class MaskGeneration:
             return self.kind_equality(node, masks, full)
         if kind is nodes.Name and type(self.compiler.resolved.get(node)) is Define:
             define = self.compiler.game.defines[self.compiler.resolved[node].name]
-            return None if define.params else self.condition_mask(define.body, masks, full)
+            if define.params:
+                return None
+            return self.condition_mask(kinds.in_cell_context(define.body, self.compiler.facts), masks, full)
         return None
 
     def kind_mask(self, masks, kind):

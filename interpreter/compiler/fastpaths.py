@@ -1,8 +1,10 @@
-"""Fast paths for the most common filters on cells.
+"""Set operations for the most common filters on cells.
 
-`cells where kind == house`, `adjacent where empty`, `category == good and
-not empty`: conditions built only from a cell's kind, its emptiness and
-attributes fixed by its kind become one test on the board's list of kinds,
+A condition the kind alone decides comes here in one form, `kind in [...]`
+(rewrites/kinds.py writes `empty`, `kind == x`, `category == good and not
+empty` and the like that way). Such a condition, and one comparing a kind
+or an attribute with a value read once per evaluation (`kind == self.kind`,
+a piece's own attribute), becomes one test on the board's list of kinds,
 instead of a chain of closures per cell. The result is the same; only the
 work differs (tests/test_reference.py checks the compiled path against a
 plain evaluator).
@@ -14,9 +16,9 @@ import operator
 from itertools import compress
 
 from boardrule.dsl.lints import walk
-from boardrule.dsl.resolution import (Aggregate, Attr, Define, Function, Global, Local, MarkName, Option, Pairwise,
-                                      PlayerProp, PlayerVar, Prop, Record, RecordKind, Relative, Self, Symbol,
-                                      SymbolSet, Value)
+from boardrule.dsl.resolution import (Aggregate, Attr, Define, Function, Global, Local, Option, Pairwise,
+                                      PlayerProp, PlayerVar, Prop, Record, RecordKind, Relative, Self, Symbol, Value)
+from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
@@ -137,8 +139,6 @@ def _negate(pair):
     return pair[0], not pair[1]
 
 
-_EMPTY_CELL = frozenset((None,))
-_ORDERED = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _SAFE_READS = ("kind", "empty", "occupied")  # properties that read safely from none, a kind or a cell
 
@@ -204,30 +204,12 @@ class _Conditions:
             return None
         kind, name = type(resolution), resolution.name
         if kind is Define and not self.game.defines[name].params:
-            return self.build(self.game.defines[name].body)
-        if kind is not Prop:
-            return None
-        if name in ("empty", "occupied"):
-            return Kinds((_EMPTY_CELL, name == "occupied"))
-        if self._per_piece(name):
+            return self.build(kinds.in_cell_context(self.game.defines[name].body, self.compiler.facts))
+        if kind is Prop and self._per_piece(name):
             game = self.game
             test = lambda kind, extra: bool(_own_value(game, name, kind, extra))  # noqa: E731
             return CellTest(lambda ctx: test)
-        if self._static(name):
-            static = self.game.static_attrs
-            return Kinds((frozenset(k for k, attrs in static.items() if attrs.get(name)), False))
         return None
-
-    def n_Call(self, node):
-        """`uses(kind, m)` on the cell: the kinds whose rules use the mark."""
-        uses = self.game.mark_uses
-        if (self.resolved.get(node) != Function("uses") or uses is None or len(node.args) != 2
-                or self.resolved.get(node.args[0]) != Prop("kind")):
-            return None
-        mark = self.resolved.find(node.args[1], MarkName)
-        if mark is None:
-            return None
-        return Kinds((frozenset(k for k, used in uses.items() if mark.name in used), False))
 
     # ----------------------------------------------------------- comparisons
     def _comparison(self, node):
@@ -236,8 +218,8 @@ class _Conditions:
             attribute = _property_name(self.resolved, prop_side)
             if attribute is None:
                 continue
-            if op in _ORDERED:
-                return self._ordered(attribute, op, value_side)
+            if op not in ("==", "!="):
+                return None  # (a static attribute ordered against a literal is a kind set: rewrites/kinds.py)
             value = self._value(value_side)
             if value is None:
                 return None
@@ -248,7 +230,7 @@ class _Conditions:
         fixed, read = value
         if attribute == "kind" or self._static(attribute):
             if fixed is not _NOT_CONSTANT:
-                return Kinds((self._kinds_with(attribute, fixed), negated))
+                return None  # (written as a kind set where it can be one: rewrites/kinds.py)
             cache = {}
 
             def at(ctx):
@@ -283,34 +265,10 @@ class _Conditions:
             return (kind in declared) != negated
         return test
 
-    def _ordered(self, attribute, op, value_side):
-        constant = _constant(self.resolved, value_side)
-        if not self._static(attribute) or type(constant) not in (int, float):
-            return None
-        compare = _ORDERED[op]
-        try:
-            members = frozenset(k for k, attrs in self.game.static_attrs.items()
-                                if attrs.get(attribute) is not None and compare(attrs[attribute], constant))
-        except TypeError:
-            return None  # a value that does not compare: left to the general path, which reports it
-        return Kinds((members, False))
-
     def n_Member(self, node):
-        attribute = _property_name(self.resolved, node.item)
-        values = self._constant_list(node.container)
-        if attribute is None or values is None or not (attribute == "kind" or self._static(attribute)):
-            return None
-        members = frozenset().union(*(self._kinds_with(attribute, v) for v in values))
-        return Kinds((members, node.negated))
-
-    def _constant_list(self, node):
-        if type(node) is nodes.ListExpr:
-            values = [_constant(self.resolved, item) for item in node.items]
-            return None if any(v is _NOT_CONSTANT for v in values) else values
-        resolution = self.resolved.find(node, SymbolSet)
-        if type(node) is nodes.Name and resolution is not None:
-            return list(self.game.symbol_sets[resolution.name])
-        return None
+        """`kind in [a, b]`, the one form of a condition the kind alone decides (rewrites/kinds.py)."""
+        fixed = kinds.kind_set(self.resolved, node)
+        return None if fixed is None else Kinds(fixed)
 
     # -------------------------------------------------------------- values
     def _value(self, node):
@@ -478,7 +436,7 @@ def _allowed_filter(compiler, node):
         return None
     by_kind = {}
     for piece in compiler.game.model.pieces:
-        near = neighbour_test(compiler, piece.place) if piece.place is not None else None
+        near = neighbour_test(compiler, compiler.rewritten(piece.place)) if piece.place is not None else None
         if near is not None:
             by_kind[piece.name] = (compiler.game.cell_tables[near[0]], near[1])
     if not by_kind:
@@ -498,20 +456,24 @@ def _allowed_filter(compiler, node):
 
 
 def neighbour_test(compiler, rule):
-    """(cell table, maker of `test(kind, extra)`) for a rule `any(adjacent where C)` (any cell table
-    named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
+    """(cell table, maker of `test(kind, extra)`) for a rule `any(adjacent where C)` or `any(adjacent, C)`
+    (any cell table named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
     resolved = compiler.resolved
-    if (resolved.get(rule) != Aggregate("any") or len(rule.args) != 1 or rule.kwargs
-            or type(rule.args[0]) is not nodes.Where):
+    if resolved.get(rule) != Aggregate("any") or rule.kwargs or len(rule.args) not in (1, 2):
         return None
-    where = rule.args[0]
-    source = resolved.find(where.source, Relative)
-    if type(where.source) is not nodes.Name or source is None or source.name not in compiler.game.cell_tables:
+    if len(rule.args) == 2:  # (the form rewrites/aggregates.py gives `any(adjacent where C)`)
+        table, condition = rule.args
+    elif type(rule.args[0]) is nodes.Where:
+        table, condition = rule.args[0].source, rule.args[0].condition
+    else:
         return None
-    if any(type(resolved.get(n)) in _NOT_OF_THE_CELL_ALONE for n in walk(where.condition)):
+    source = resolved.find(table, Relative)
+    if type(table) is not nodes.Name or source is None or source.name not in compiler.game.cell_tables:
         return None
-    condition = cell_condition(compiler, where.condition)
-    return None if condition is None else (source.name, as_test(condition))
+    if any(type(resolved.get(n)) in _NOT_OF_THE_CELL_ALONE for n in walk(condition)):
+        return None
+    found = cell_condition(compiler, condition)
+    return None if found is None else (source.name, as_test(found))
 
 
 def _charge(ctx, units, span):

@@ -7,7 +7,7 @@ grow with the pack's rules rather than with its size:
 
 * per element visited by a filter, an aggregate, a comprehension or an
   effect's ``for`` loop, the weight of the body run for it (its number of
-  syntax nodes, :func:`weight`);
+  syntax nodes as the rewrite passes give it, :func:`weight`);
 * per value of a parameter while moves are listed, per option of a choice,
   per combination of marks at scoring: one unit (plus the weight of the
   ``when`` judged for it);

@@ -4,8 +4,11 @@
 
 Each pass is a module with one function, `rewrite(node, facts) -> node`. It gives back an
 expression that means exactly what `node` means (the same value, the same errors, the same
-work, or less of it), written in fewer or cheaper nodes, or it records in `facts` what later
-stages may rely on about a node. A pass never changes a node in place: it makes a new one
+work, or less of it), written in fewer or cheaper nodes or in the one form later stages know,
+or it records in `facts` what later stages may rely on about a node. (The work budget charges a
+rule by its size as rewritten: `empty`, written `kind in [none]`, is charged 4 units per cell
+where it was 1, `not empty and kind != tower` 5 where it was 6; the limits are far above what
+the difference can reach.) A pass never changes a node in place: it makes a new one
 (`facts.made`) and keeps every node it does not change, so the checker's resolutions and types
 still hold for them. Every pass is for a construct of the language (docs/architecture.md says
 how to add one), never for one pack's way of writing it.
@@ -23,13 +26,13 @@ two check the passes too.
 
 from __future__ import annotations
 
-from boardrule.interpreter.compiler.rewrites import aggregates, bounds, fold, normalise
+from boardrule.interpreter.compiler.rewrites import aggregates, bounds, fold, kinds, normalise
 from boardrule.interpreter.compiler.rewrites.tree import Facts, transform
 
 __all__ = ["PASSES", "Facts", "rewrite", "transform", "fixture"]
 
 #: the passes, in the order they run (aggregates.py asks what bounds.py found)
-PASSES = (fold.rewrite, normalise.rewrite, bounds.rewrite, aggregates.rewrite)
+PASSES = (fold.rewrite, normalise.rewrite, bounds.rewrite, kinds.rewrite, aggregates.rewrite)
 
 
 def rewrite(node, facts: Facts):
@@ -46,7 +49,7 @@ def fixture(text: str, defines: dict | None = None):
     from boardrule.interpreter.compiler.game import compile_game
     import json
     lines = ["game: {id: fixture, players: 1}", "board: {grid: square 4 x 4}",
-             "pieces: {house: {symbol: H}, tower: {symbol: T}}", "vars: {total: 0, flag: \"false\"}",
+             "pieces: {house: {symbol: H, height: 1}, tower: {symbol: T, height: 3}}", "vars: {total: 0, flag: \"false\"}",
              "player_vars: {coins: 0}"]
     defines = {**(defines or {}), "probe": text}
     lines.append("define:")

@@ -37,6 +37,7 @@ class Facts:
         self.resolved = resolved
         self.types = types
         self.in_range = set(in_range)  # the `+ - *` nodes whose value is always a number in range
+        self.derived = {}  # what a pass works out once from the pack, by the class that holds it
 
     def made(self, node, like=None, type_=None, resolution=None):
         """`node`, a node a pass made, with the type and resolution of `like` (the node it replaces) or
