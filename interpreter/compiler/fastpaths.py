@@ -121,20 +121,6 @@ def _kind_test(pair):
     return lambda kind, extra: kind in members
 
 
-def _both(a, b):
-    (x, out_x), (y, out_y) = a, b
-    if not out_x:
-        return (x - y if out_y else x & y), False
-    return (y - x, False) if not out_y else (x | y, True)
-
-
-def _either(a, b):
-    (x, out_x), (y, out_y) = a, b
-    if not out_x:
-        return (y - x, True) if out_y else (x | y, False)
-    return (x - y, True) if not out_y else (x & y, True)
-
-
 def _negate(pair):
     return pair[0], not pair[1]
 
@@ -182,7 +168,7 @@ class _Conditions:
         if left is None or right is None:
             return None
         if type(left) is Kinds and type(right) is Kinds:
-            combine = _both if node.op == "and" else _either
+            combine = kinds.both if node.op == "and" else kinds.either
             if left.fixed is not None and right.fixed is not None:
                 return Kinds(combine(left.fixed, right.fixed))
             a, b = left.at, right.at

@@ -151,7 +151,7 @@ class _Kinds:
             right = None if left is None else self.of(node.right)
             if right is None:
                 return None
-            return (_both if node.op == "and" else _either)(left, right)
+            return (both if node.op == "and" else either)(left, right)
         if node.op not in _FLIPPED:
             return None
         for prop_side, value_side, op in ((node.left, node.right, node.op),
@@ -268,14 +268,16 @@ def _pieces(facts) -> _Pieces:
     return found
 
 
-def _both(a, b):
+def both(a, b):
+    """(members, outside) of `A and B`, given those of A and of B."""
     (x, out_x), (y, out_y) = a, b
     if not out_x:
         return (x - y if out_y else x & y), False
     return (y - x, False) if not out_y else (x | y, True)
 
 
-def _either(a, b):
+def either(a, b):
+    """(members, outside) of `A or B`, given those of A and of B."""
     (x, out_x), (y, out_y) = a, b
     if not out_x:
         return (y - x, True) if out_y else (x | y, False)
