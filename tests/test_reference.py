@@ -298,6 +298,11 @@ VALUES = {
                          " + (border(cells where occupied) where any(adjacent where not occupied))",
     "next to one where, counted": "count(cells where any(adjacent where colour == red)) * 10"
                                   " + count(cells where any(surrounding where kind == rock))",
+    # conditions the kind alone decides, written `kind in [...]` by rewrites/kinds.py
+    "kind sets": "count(cells where weight >= 2 and not empty) * 100 + count(cells where rare or category in [plant]) * 10"
+                 " + count(adjacent(cell(\"B2\")) where kind in [ruby, jade] or height > 3)",
+    "kind sets, mixed": "count(cells where (empty or weight < 2) and x > 0)"
+                        " + (if none(cells where category == stone and weight > 4) then 1 else 0)",
     "allowed cells": "(cells where allowed(jade, it)) + (cells where allowed(moss, it))"
                      " + (cells where allowed(fern, it)) + (cells where allowed(tree, it)) + (left.cells where allowed(jade, it))"
                      " + (cells where allowed(reed, it))",
