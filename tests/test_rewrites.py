@@ -119,6 +119,13 @@ def test_a_definition_the_kind_alone_decides_is_written_as_a_kind_set_where_a_ce
     assert unparse(kinds.rewrite(node, facts)) == "count(cells where kind in [tower] and x > 0)"
 
 
+def test_a_chain_of_definitions_the_kind_alone_decides_is_judged_once_per_definition():
+    # each `dN: dN-1 and dN-1` was judged again at each use: 2^60 judgements, never finished
+    defines = {"d0": "empty", **{f"d{n}": f"d{n - 1} and d{n - 1}" for n in range(1, 61)}}
+    facts, node = fixture("count(cells where d60 and x > 0)", defines)
+    assert unparse(kinds.rewrite(node, facts)) == "count(cells where kind in [none] and x > 0)"
+
+
 def test_a_node_no_pass_changes_is_given_back_itself():
     facts, node = fixture("count(cells) + sum(cells where x > 1, x) * coins")
     assert rewrite(node, facts) is node

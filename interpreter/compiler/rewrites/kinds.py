@@ -178,9 +178,12 @@ class _Kinds:
 
     def k_Name(self, node):
         resolution = self.resolved.get(node)
-        if type(resolution) is Define:
-            define = self.pieces.defines.get(resolution.name)
-            return None if define is None or define.params else self.of(define.body)
+        if type(resolution) is Define:  # worked out once per definition: a chain of them stays linear
+            known = self.pieces.define_sets
+            if resolution.name not in known:
+                define = self.pieces.defines.get(resolution.name)
+                known[resolution.name] = None if define is None or define.params else self.of(define.body)
+            return known[resolution.name]
         if type(resolution) is not Prop:
             return None
         if resolution.name in ("empty", "occupied"):
@@ -241,13 +244,14 @@ _BUILDERS = ast.methods_by_class(_Kinds, "k_")
 class _Pieces:
     """What the pack declares of its pieces, read from the checked pack (the passes run before the
     compiler has its tables): each kind's attributes, those no piece changes, the marks each kind's
-    rules use, the symbol sets and the definitions."""
+    rules use, the symbol sets and the definitions (with the kind set of each, once asked)."""
 
     attributes: dict  # kind -> {attribute: value}; a value naming a shape is no literal (_SHAPE)
     static: frozenset
     mark_uses: dict
     symbol_sets: dict
     defines: dict
+    define_sets: dict = attrs.field(factory=dict)  # definition -> (members, outside) or None, once worked out
 
 
 _SHAPE = object()  # an attribute's value naming a shape: the shape itself, equal to no literal
