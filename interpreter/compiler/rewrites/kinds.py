@@ -64,16 +64,17 @@ def kind_set(resolved, node):
 def _visit(node, facts):
     kind = type(node)
     if kind is ast.Where and facts.types.get(node.source) == CELLS:
-        return _with(node, facts, condition=_condition(node.condition, facts))
+        return _with(node, facts, condition=in_cell_context(node.condition, facts))
     if kind is not ast.Call:
         return node
     found = facts.resolved.get(node)
     if found in _FOLDS and len(node.args) == 2 and facts.types.get(node.args[0]) == CELLS:
-        return _with(node, facts, args=(node.args[0], _condition(node.args[1], facts)))
+        return _with(node, facts, args=(node.args[0], in_cell_context(node.args[1], facts)))
     option = _CELL_OPTIONS.get(found)
     if option is None:
         return node
-    kwargs = tuple(_with(k, facts, value=_condition(k.value, facts)) if k.name == option else k for k in node.kwargs)
+    kwargs = tuple(_with(k, facts, value=in_cell_context(k.value, facts)) if k.name == option else k
+                   for k in node.kwargs)
     return _with(node, facts, kwargs=kwargs)
 
 
@@ -85,19 +86,14 @@ def _with(node, facts, **fields):
 
 def in_cell_context(node, facts):
     """Condition `node` of a cell `it` with each largest part the kind alone decides in the one form
-    (for a definition's body, which is rewritten without knowing what its `it` will be)."""
-    return _condition(node, facts)
-
-
-def _condition(node, facts):
-    """`node` with each largest part the kind alone decides in the one form."""
+    (asked too of a definition's body, which is rewritten without knowing what its `it` will be)."""
     pair = _Kinds(_pieces(facts), facts.resolved).of(node)
     if pair is not None and all(m is None or type(m) is str for m in pair[0]):
         return _written(node, pair, facts) if kind_set(facts.resolved, node) != pair else node
     if type(node) is ast.Not:
-        return _with(node, facts, operand=_condition(node.operand, facts))
+        return _with(node, facts, operand=in_cell_context(node.operand, facts))
     if type(node) is ast.BinOp and node.op in ("and", "or"):
-        return _with(node, facts, left=_condition(node.left, facts), right=_condition(node.right, facts))
+        return _with(node, facts, left=in_cell_context(node.left, facts), right=in_cell_context(node.right, facts))
     return node
 
 
