@@ -135,7 +135,6 @@ def _pieces(game, model, exprs, effects):
                                   for k, (v, _) in p.attributes.items()} for p in model.pieces}
     game.named_fields.update(_record_fields(game))
     game.named_fields.update(game.static_attrs)
-    game.mark_uses = mark_uses(model, game.pack.checked.resolved)  # before any rule is compiled: `uses` reads it
     game.piece_scores = {p.name: (exprs.compile(p.score), p.score_label, p.score.span)
                          for p in model.pieces if p.score is not None}
     game.place_rules = {p.name: exprs.compile(p.place) for p in model.pieces if p.place is not None}
@@ -283,8 +282,6 @@ def _data(game, model, exprs):
     """Plain tables that compiled closures look up (so they come first: a shape's legend is compiled
     before the pieces, and reads which names are marks and variable attributes). The definitions
     are kept after the rewrite passes (the model keeps them as written, for the reference evaluator)."""
-    game.defines = {d.name: d if d.body is None else attrs.evolve(d, body=exprs.rewritten(d.body))
-                    for d in model.defines}
     game.kind_names = tuple(p.name for p in model.pieces)
     game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
     game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
@@ -301,6 +298,10 @@ def _data(game, model, exprs):
     game.dice_faces = {d.name: tuple(_face(f) for f in d.faces) for d in model.dice}
     game.shape_dice = frozenset(d.name for d in model.dice
                                 if d.faces and all(_face(f) in model_shape_names(model) for f in d.faces))
+    game.mark_uses = mark_uses(model, game.pack.checked.resolved)  # before any rule is compiled: `uses` reads it
+    # last: the rewrite passes read the tables above (rewrites/kinds.py)
+    game.defines = {d.name: d if d.body is None else attrs.evolve(d, body=exprs.rewritten(d.body))
+                    for d in model.defines}
 
 
 def model_shape_names(model):

@@ -230,7 +230,7 @@ class _Kinds:
             values = [_literal(self.resolved, item) for item in node.items]
             return None if any(v is NOT_LITERAL for v in values) else values
         found = self.resolved.find(node, SymbolSet) if type(node) is ast.Name else None
-        return None if found is None else [symbol for symbol, _ in self.pieces.symbol_sets[found.name][0]]
+        return None if found is None else list(self.pieces.symbol_sets[found.name])
 
 
 _BUILDERS = ast.methods_by_class(_Kinds, "k_")
@@ -238,9 +238,10 @@ _BUILDERS = ast.methods_by_class(_Kinds, "k_")
 
 @attrs.frozen
 class _Pieces:
-    """What the pack declares of its pieces, read from the checked pack (the passes run before the
-    compiler has its tables): each kind's attributes, those no piece changes, the marks each kind's
-    rules use, the symbol sets and the definitions (with the kind set of each, once asked)."""
+    """What the pack declares of its pieces, as the passes read it (the definitions are rewritten
+    before the compiler has built the attributes of kinds and the definitions' table): each kind's
+    attributes and those no piece changes, the marks each kind's rules use, the symbol sets, and the
+    definitions with the kind set of each, once asked."""
 
     attributes: dict  # kind -> {attribute: value}; a value naming a shape is no literal (_SHAPE)
     static: frozenset
@@ -256,15 +257,13 @@ _SHAPE = object()  # an attribute's value naming a shape: the shape itself, equa
 def _pieces(facts) -> _Pieces:
     found = facts.derived.get(_Pieces)
     if found is None:
-        from boardrule.interpreter.compiler.game import mark_uses  # (game.py compiles through this package)
-        model = facts.game.pack.model
+        game, model = facts.game, facts.game.pack.model
         shapes = {shape.name for shape in model.shapes}
         attributes = {p.name: {k: _SHAPE if isinstance(v, str) and v in shapes else v
                                for k, (v, _) in p.attributes.items()} for p in model.pieces}
-        changed = {a for p in model.pieces for a in (*p.variable, *p.marks)}
-        static = frozenset(a for p in model.pieces for a in p.attributes if a not in changed)
-        found = facts.derived[_Pieces] = _Pieces(attributes, static, mark_uses(model, facts.resolved),
-                                                 dict(model.symbols), {d.name: d for d in model.defines})
+        static = game.static_attribute_names - game.variable_attributes - game.mark_names
+        found = facts.derived[_Pieces] = _Pieces(attributes, static, game.mark_uses, game.symbol_sets,
+                                                 {d.name: d for d in model.defines})
     return found
 
 
