@@ -38,7 +38,7 @@ from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.resolution import (Define, Direction, Global, Local, Option, PlayerVar, Prop, Record, Relative, Self,
                                       Symbol, Value)
 from boardrule.dsl.types import NUM
-from boardrule.interpreter.compiler import pycode
+from boardrule.interpreter.compiler import hoisting, pycode
 from boardrule.interpreter.compiler import codegen_directions
 from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
 from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
@@ -98,6 +98,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         self.locals = {}  # parameter -> (its value, sure to be a cell) of a definition written out here
         self.prologue = {}  # local -> the value the function works out once, before its loops need it
         self.mask_reads = {}  # (masks' local, kind) -> the local holding that kind's mask (codegen_masks.py)
+        self.safe = {}  # id -> a read written here that cannot fail (hoisting.py may move it from anywhere)
 
     def constant(self, value, prefix="k") -> py.Name:
         """A value (a closure, a span) the generated code reads by a generated name."""
@@ -114,6 +115,17 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
     def prologue_statements(self) -> list:
         return [py.Assign(targets=[py.Name(id=name, ctx=py.Store())], value=value)
                 for name, value in self.prologue.items()]
+
+    def cannot_fail(self, read: py.expr) -> py.expr:
+        """`read`, noted as one that cannot fail (a sure cell's kind, coordinates or cell table: the
+        state and the grid's tables are there whenever a rule reads a board); kept alive, so its id is
+        never another node's."""
+        self.safe[id(read)] = read
+        return read
+
+    def finished(self, statements: list) -> list:
+        """The function's statements with their loops' invariant parts worked out once (hoisting.py)."""
+        return hoisting.hoist_invariants(statements, self.constants, self.safe)
 
     def temporary(self, prefix="t") -> str:
         self.temporaries += 1
@@ -160,7 +172,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         if resolution == Value("repeated"):  # the boards against the positions kept (runtime/after.py)
             return py.Call(func=self.constant(is_repeated, "h"), args=[_attr(ctx, "state")], keywords=[])
         if resolution == Value("cells"):  # the current board's cells
-            return _item(self.constant(compiler.game.board_cells, "g"), _attr(ctx, "board"))
+            return self.cannot_fail(_item(self.constant(compiler.game.board_cells, "g"), _attr(ctx, "board")))
         if kind in (Symbol, Direction, Record):  # a direction, a record is its name (directions.py)
             return py.Constant(detail)
         if kind is Local:
@@ -347,7 +359,7 @@ def generate_definition(compiler, name, sures, charged):
     value = rule.expr(define.body)
     body = rule.prologue_statements() + (_charge(rule, define.body) if charged else [])
     body.append(py.Return(value=value))
-    return pycode.make_function("definition", ["ctx", *args], body, rule.constants)
+    return pycode.make_function("definition", ["ctx", *args], rule.finished(body), rule.constants)
 
 
 def _charge(rule, node) -> list:
@@ -367,7 +379,7 @@ def generate(compiler, node):
     if _closure_alone(value):  # nothing written out: the closure itself, without a frame around it
         return rule.constants[value.func.id]
     body = rule.prologue_statements() + [py.Return(value=value)]
-    return pycode.make_function("rule", ["ctx"], body, rule.constants)
+    return pycode.make_function("rule", ["ctx"], rule.finished(body), rule.constants)
 
 
 def _closure_alone(value) -> bool:

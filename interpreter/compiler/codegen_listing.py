@@ -55,7 +55,8 @@ def generate_lister(compiler, action, params, distinct):
     listing = _Listing(rule, action, params, distinct)
     body = [_assign("mine", _call("remembered_moves", _load("made"), _load("seat")))] + listing.level(0)
     function_body = rule.prologue_statements() + body
-    return pycode.make_function("lister", ["ctx", "env", "seat", "args", "found"], function_body, rule.constants)
+    return pycode.make_function("lister", ["ctx", "env", "seat", "args", "found"], rule.finished(function_body),
+                                rule.constants)
 
 
 def once_each(values):

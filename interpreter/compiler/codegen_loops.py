@@ -375,9 +375,9 @@ class LoopGeneration:
         if sure and name in ("x", "y", "order"):
             index = _cell_parts(cell)[1]
             if name == "order":
-                return index
+                return self.cannot_fail(index)
             table = tuple(grid.col(i) if name == "x" else grid.row(i) for i in range(max(grid.cells) + 1))
-            return py.Subscript(value=self.constant(table, "g"), slice=index, ctx=py.Load())
+            return self.cannot_fail(py.Subscript(value=self.constant(table, "g"), slice=index, ctx=py.Load()))
         reader = functions.property_reader(self.compiler.game, name)
         return py.Call(func=self.constant(reader), args=[_load("ctx"), cell], keywords=[])
 
@@ -387,21 +387,22 @@ class LoopGeneration:
         if not self.scopes:
             board, index = _cell_parts(cell)
             boards = _attr(_attr(_load("ctx"), "state"), "kind")
-            return py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()), slice=index,
-                                ctx=py.Load())
+            return self.cannot_fail(py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()),
+                                                 slice=index, ctx=py.Load()))
         if self.compiler.game.boards == 1:  # a cell of board 0 is its index
             kinds = self.hoisted("kinds_one", _call("board_kinds", _load("ctx"), py.Constant(0)))
-            return py.Subscript(value=kinds, slice=cell, ctx=py.Load())
+            return self.cannot_fail(py.Subscript(value=kinds, slice=cell, ctx=py.Load()))
         board, index = _cell_parts(cell)
         boards = self.hoisted("kinds_all", _call("boards_kinds", _load("ctx")))
-        return py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()), slice=index, ctx=py.Load())
+        return self.cannot_fail(py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()),
+                                             slice=index, ctx=py.Load()))
 
     def cell_table(self, cell: py.expr, name: str, sure: bool):
         """`adjacent(c)`, `column(c)`...: one index for a sure cell; no cells for none."""
         table = self.constant(self.compiler.game.cell_tables[name], "g")
         if not sure:
             return py.Call(func=self.constant(functions.cells_about), args=[table, cell], keywords=[])
-        return py.Subscript(value=table, slice=cell, ctx=py.Load())
+        return self.cannot_fail(py.Subscript(value=table, slice=cell, ctx=py.Load()))
 
     def pieces_on(self, cell: py.expr, name: str, sure: bool):
         """`held(c)`, `tokens(c)`: what the piece on a cell holds, or the tokens there (a tuple;
