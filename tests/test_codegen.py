@@ -102,6 +102,9 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     'count(ray(cell("A1"), east, while = kind == none))', 'count(ray(cell("B2"), west, while = kind != me.mark))',
     'count(ray(cell("A3"), north, while = empty or occupied))', 'count(ray(none, east, while = kind == me.mark))',
     'count(ray(cell("A1"), east)) + 1 >= 2', '3 > count(cells where empty) - 7', 'round < 2',
+    "[round, count(cells where empty), 3]", "[east, southeast]", "[me]", "count(kinds) * 10 + count(directions)",
+    "count(edge) * 100 + count(corners) * 10 + count(center) + count(all_corners)",
+    "sum(count(ray(c, east)) + round for c in edge)", "max(count(ray(cell(\"B2\"), d)) for d in [east, north])",
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")
@@ -232,6 +235,35 @@ def test_a_counted_ray_is_walked_without_a_list_and_charged_as_the_ray(text, mon
     listed_state.meter.begin()
     listed = len(evaluate(game, listed_state, text[len("count("):-1])[0])
     assert (counted, counted_left) == (listed, listed_state.meter.left)
+
+
+COUNTED_DEFINITION = """\
+game: {id: counted, players: 1}
+board: {grid: square 4 x 1}
+pieces: {stone: {symbol: S}}
+define:
+  run(c, d): ray(c, d, while = empty)
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 2"}
+scoring: {open: "sum(count(run(c, east)) for c in cells where empty)"}
+"""
+
+
+def test_a_counted_definition_that_gives_a_ray_is_walked_without_a_list(monkeypatch):
+    made = []
+    original = pycode.make_function
+
+    def spy(name, params, body, constants):
+        made.append({n.id for statement in body for n in ast.walk(statement) if type(n) is ast.Name})
+        return original(name, params, body, constants)
+
+    monkeypatch.setattr(pycode, "make_function", spy)
+    game = compile_game(load_pack_text(COUNTED_DEFINITION, "counted.pack"))
+    state = flow.initial_state(game, 1, seed=0)
+    assert [t.points for t in score_sheet(game, state, 0).terms] == [3 + 2 + 1]
+    state = flow.apply(game, state, next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == "put C1"))
+    assert [t.points for t in score_sheet(game, state, 0).terms] == [1]
+    assert any("ray_count_while" in names or "ray_count_in_kinds" in names for names in made)
 
 
 REBOUND_PARAMETER = """\

@@ -35,8 +35,8 @@ import operator
 
 from boardrule.dsl import ast as nodes
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
-from boardrule.dsl.resolution import (Define, Direction, Global, Local, Option, PlayerVar, Prop, Record, Relative, Self,
-                                      Symbol, Value)
+from boardrule.dsl.resolution import (Deck, Define, Direction, Global, Local, Option, PlayerVar, Prop, Record,
+                                      RecordKind, Region, Relative, Self, Shape, Symbol, SymbolSet, Value)
 from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import hoisting, pycode
 from boardrule.interpreter.compiler import codegen_directions
@@ -55,6 +55,15 @@ ROOTS = frozenset({nodes.BinOp, nodes.Not, nodes.Negate, nodes.Conditional, node
 _ARITHMETIC = {"+": py.Add, "-": py.Sub, "*": py.Mult}
 _ORDERED = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
 _CONSTANT_NAMES = {Value("true"): True, Value("false"): False, Value("none"): None}
+#: the regions every grid has (grids.py), read by name as values
+_BUILT_IN_REGIONS = frozenset(Value(name) for name in ("edge", "corners", "all_corners", "center"))
+#: a name's resolution class -> its value, the same for the whole game (exprs.py reads them alike)
+_GAME_TABLES = {
+    SymbolSet: lambda game, name: game.symbol_sets[name],
+    RecordKind: lambda game, name: game.record_kinds[name],
+    Shape: lambda game, name: game.shapes[name],
+}
+_GAME_VALUES = {Value("kinds"): lambda game: game.kind_names, Value("directions"): lambda game: game.direction_names}
 
 
 def _load(name: str) -> py.Name:
@@ -171,10 +180,9 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
             return py.Call(func=self.constant(player_to_move, "h"), args=[_attr(ctx, "state")], keywords=[])
         if resolution == Value("repeated"):  # the boards against the positions kept (runtime/after.py)
             return py.Call(func=self.constant(is_repeated, "h"), args=[_attr(ctx, "state")], keywords=[])
-        if resolution == Value("cells"):  # the current board's cells
-            return self.cannot_fail(_item(self.constant(compiler.game.board_cells, "g"), _attr(ctx, "board")))
-        if kind in (Symbol, Direction, Record):  # a direction, a record is its name (directions.py)
-            return py.Constant(detail)
+        fixed = self.game_name(resolution)
+        if fixed is not None:
+            return fixed
         if kind is Local:
             value = self.local_value(detail)
             return _item(_attr(ctx, "env"), detail) if value is None else value
@@ -185,6 +193,28 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         if kind is Option:
             return _item(_attr(_attr(ctx, "state"), "options"), detail)
         return self.fallback(node)
+
+    def game_name(self, resolution):
+        """A name whose value the game fixes (a kind, a region, a symbol set...), or the round; None
+        for any other."""
+        game, kind, name = self.compiler.game, type(resolution), resolution.name
+        if resolution == Value("cells"):  # the current board's cells
+            return self.board_table(game.board_cells)
+        if kind is Region or resolution in _BUILT_IN_REGIONS:  # its cells on the current board
+            return self.board_table(game.regions[name])
+        if resolution == Value("round"):
+            return self.cannot_fail(_attr(_attr(_load("ctx"), "state"), "round"))
+        if kind in (Symbol, Direction, Record, Deck):  # a direction, a record, a deck is its name (directions.py)
+            return py.Constant(name)
+        if kind in _GAME_TABLES:  # the same for the whole game: one constant
+            return self.constant(_GAME_TABLES[kind](game, name), "g")
+        if resolution in _GAME_VALUES:
+            return self.constant(_GAME_VALUES[resolution](game), "g")
+        return None
+
+    def board_table(self, table) -> py.expr:
+        """The entry of a table per board (the cells of a region, of the board) for the current board."""
+        return self.cannot_fail(_item(self.constant(table, "g"), _attr(_load("ctx"), "board")))
 
     def g_BinOp(self, node):
         op = node.op
@@ -297,10 +327,11 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         return py.IfExp(test=self.expr(node.condition), body=self.expr(node.then), orelse=self.expr(node.otherwise))
 
     def g_ListExpr(self, node):
-        """A list of literals (`[north, south]`, `kind in [a, b]`) is one constant; any other its closure."""
+        """A list of literals (`[north, south]`, `kind in [a, b]`) is one constant; any other a tuple of
+        its items, worked out in order."""
         values = [literal_value(self.compiler.resolved, item) for item in node.items]
         if NOT_LITERAL in values:
-            return self.fallback(node)
+            return py.Tuple(elts=[self.expr(item) for item in node.items], ctx=py.Load())
         return self.constant(tuple(values), "g")
 
     def g_Member(self, node):

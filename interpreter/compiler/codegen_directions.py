@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast as py
 
 from boardrule.dsl import ast as nodes
-from boardrule.dsl.resolution import Function, Prop
+from boardrule.dsl.resolution import Prop
 from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.compiler.codegen_masks import same_for_every_cell
 from boardrule.interpreter.compiler.directions import opposites
@@ -201,13 +201,11 @@ class DirectionGeneration:
             return None
         return _call("ray_while", ctx, table, start, holds, span)
 
-    def ray_count(self, node):
-        """`count(ray(...))`: the ray's own call, with the helper that counts the cells it walks
-        instead of listing them; None when the ray is no generated call."""
-        if not (type(node) is nodes.Call and self.compiler.resolved.get(node) == Function("ray")):
+    def ray_count(self, listed: py.expr):
+        """`count(...)` of a generated ray (`count(ray(...))`, or of a definition written out as one):
+        the ray's call with the helper that counts the cells it walks instead of listing them;
+        None for any other list."""
+        if type(listed) is not py.Call or type(listed.func) is not py.Name or listed.func.id not in _COUNTING:
             return None
-        made = self.direction_call(node, "ray")
-        if type(made) is not py.Call or type(made.func) is not py.Name or made.func.id not in _COUNTING:
-            return None
-        made.func = py.Name(id=_COUNTING[made.func.id], ctx=py.Load())
-        return made
+        listed.func = py.Name(id=_COUNTING[listed.func.id], ctx=py.Load())
+        return listed

@@ -181,12 +181,6 @@ def _call(name: str, *args) -> py.Call:
     return py.Call(func=_load(name), args=list(args), keywords=[])
 
 
-def _cell_parts(cell: py.expr):
-    """(board, index) of an encoded cell (values.py)."""
-    return (py.BinOp(left=cell, op=py.RShift(), right=py.Constant(CELL_BITS)),
-            py.BinOp(left=cell, op=py.BitAnd(), right=py.Constant(CELL_MASK)))
-
-
 class Scope:
     """A generated loop's element: the local that holds `it`, whether it is surely a cell, and
     whether a closure in the loop's body reads the context's `it` (then the loop is a closure too)."""
@@ -286,8 +280,9 @@ class LoopGeneration:
         if by_sets is not None:
             return self.closure_call(by_sets, node)
         if len(args) == 1:  # (`count(L where C)` and the like come as `count(L, C)`: rewrites/aggregates.py)
-            counted = self.ray_count(args[0]) if func == "count" else None
-            return self.fold_of_list(func, self.expr(args[0]), node) if counted is None else counted
+            listed = self.expr(args[0])
+            counted = self.ray_count(listed) if func == "count" else None
+            return self.fold_of_list(func, listed, node) if counted is None else counted
         made = self.loop(args[0], args[1])
         if made is None:
             return None
@@ -363,6 +358,13 @@ class LoopGeneration:
         return py.Lambda(args=arguments, body=body)
 
     # -------------------------------------------------------------- cells
+    def cell_parts(self, cell: py.expr):
+        """(board, index) of an encoded cell (values.py); on a game of one board, a cell is its index."""
+        if self.compiler.game.boards == 1:
+            return py.Constant(0), cell
+        return (py.BinOp(left=cell, op=py.RShift(), right=py.Constant(CELL_BITS)),
+                py.BinOp(left=cell, op=py.BitAnd(), right=py.Constant(CELL_MASK)))
+
     def cell_property(self, cell: py.expr, name: str, sure: bool):
         """Property `name` of the cell `cell` holds: in place for a sure cell, else by its reader."""
         if sure and name in ("kind", "empty", "occupied"):
@@ -373,7 +375,7 @@ class LoopGeneration:
                               comparators=[py.Constant(None)])
         grid = self.compiler.game.grid
         if sure and name in ("x", "y", "order"):
-            index = _cell_parts(cell)[1]
+            index = self.cell_parts(cell)[1]
             if name == "order":
                 return self.cannot_fail(index)
             table = tuple(grid.col(i) if name == "x" else grid.row(i) for i in range(max(grid.cells) + 1))
@@ -385,14 +387,14 @@ class LoopGeneration:
         """The kind on a sure cell: `ctx.state.kind[board][index]`; inside a loop, from the boards'
         kinds read once at the function's start (on a game of one board, that board's list)."""
         if not self.scopes:
-            board, index = _cell_parts(cell)
+            board, index = self.cell_parts(cell)
             boards = _attr(_attr(_load("ctx"), "state"), "kind")
             return self.cannot_fail(py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()),
                                                  slice=index, ctx=py.Load()))
         if self.compiler.game.boards == 1:  # a cell of board 0 is its index
             kinds = self.hoisted("kinds_one", _call("board_kinds", _load("ctx"), py.Constant(0)))
             return self.cannot_fail(py.Subscript(value=kinds, slice=cell, ctx=py.Load()))
-        board, index = _cell_parts(cell)
+        board, index = self.cell_parts(cell)
         boards = self.hoisted("kinds_all", _call("boards_kinds", _load("ctx")))
         return self.cannot_fail(py.Subscript(value=py.Subscript(value=boards, slice=board, ctx=py.Load()),
                                              slice=index, ctx=py.Load()))
@@ -410,7 +412,7 @@ class LoopGeneration:
         on_boards = _attr(_attr(_load("ctx"), "state"), name)
         if not sure:
             return py.Call(func=self.constant(functions.pieces_about), args=[on_boards, cell], keywords=[])
-        board, index = _cell_parts(cell)
+        board, index = self.cell_parts(cell)
         on_board = py.Subscript(value=on_boards, slice=board, ctx=py.Load())
         return py.Call(func=_attr(on_board, "get"), args=[index, py.Tuple(elts=[], ctx=py.Load())], keywords=[])
 

@@ -6,21 +6,21 @@ from __future__ import annotations
 import attrs
 
 from boardrule.dsl import ast
-from boardrule.dsl.resolution import Record, Resolutions, Symbol, Value
+from boardrule.dsl.resolution import Direction, Record, Resolutions, Symbol, Value
 
 NOT_LITERAL = object()
 _LITERAL_VALUES = {Value("none"): None, Value("true"): True, Value("false"): False}
 
 
 def literal_value(resolved, node):
-    """The value of a literal (a number, a text), a kind, a record or none/true/false, as the rules
-    read it; NOT_LITERAL for any other node."""
+    """The value of a literal (a number, a text), a kind, a record, a direction or none/true/false,
+    as the rules read it (a kind, a record, a direction is its name); NOT_LITERAL for any other node."""
     kind = type(node)
     if kind in (ast.Number, ast.String):
         return node.value
     if kind is ast.Name:
         resolution = resolved.get(node)
-        if resolution in (Symbol(node.id), Record(node.id)):
+        if resolution in (Symbol(node.id), Record(node.id), Direction(node.id)):
             return node.id
         return _LITERAL_VALUES.get(resolution, NOT_LITERAL)
     return NOT_LITERAL
