@@ -104,7 +104,8 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     'count(ray(cell("A1"), east)) + 1 >= 2', '3 > count(cells where empty) - 7', 'round < 2',
     "[round, count(cells where empty), 3]", "[east, southeast]", "[me]", "count(kinds) * 10 + count(directions)",
     "count(edge) * 100 + count(corners) * 10 + count(center) + count(all_corners)",
-    "sum(count(ray(c, east)) + round for c in edge)", "max(count(ray(cell(\"B2\"), d)) for d in [east, north])",
+    "let n = count(cells where empty) in n > 3", "let n = count(cells) in any(n > 0 for n in [none, 1])",
+    "let n = count(cells) in let m = n in m <= 9", "sum(count(ray(c, east)) + round for c in edge)", "max(count(ray(cell(\"B2\"), d)) for d in [east, north])",
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")

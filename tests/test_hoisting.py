@@ -18,6 +18,9 @@ from boardrule.interpreter.runtime.values import RuleError
 
 CELLS = tuple(range(16))  # a board of 16 cells: a loop over them is worth hoisting from
 PAIR = (0, 1)  # a loop of two elements is not
+SIDES = ("east", "north", "west", "south")  # a constant list: the keys of TABLE, not all of SHORT's
+TABLE = {side: index for index, side in enumerate(SIDES)}
+SHORT = {"east": 0, "north": 1}
 
 
 def _hoisted(source: str, safe_tables=("kinds",)) -> str:
@@ -26,7 +29,8 @@ def _hoisted(source: str, safe_tables=("kinds",)) -> str:
     safe = {id(n): n for n in ast.walk(tree) if type(n) is ast.Subscript and type(n.value) is ast.Name
             and n.value.id in safe_tables}
     statements = [ast.Return(value=tree)]
-    hoisting.hoist_invariants(statements, {"cells": CELLS, "pair": PAIR}, safe)
+    hoisting.hoist_invariants(statements, {"cells": CELLS, "pair": PAIR, "sides": SIDES, "table": TABLE,
+                                           "short": SHORT}, safe)
     return ast.unparse(statements[0].value)
 
 
@@ -53,6 +57,12 @@ def _hoisted(source: str, safe_tables=("kinds",)) -> str:
     ("[e for e in charged(ctx, cells, 1, s) if kinds[e] is None or kinds[c] == kinds[e]]",
      "[e for h1 in (charged(ctx, cells, 1, s),) if h1 for h2 in (kinds[c],) for e in h1 "
      "if kinds[e] is None or h2 == kinds[e]]"),
+    # a constant table read with the element of a loop over its keys cannot fail: what follows it moves
+    ("h_any((f(ctx, table[d], me['x']) for d in charged(ctx, sides, 1, s)))",
+     "h_any((f(ctx, table[d], h2) for h1 in (charged(ctx, sides, 1, s),) if h1 for h2 in (me['x'],) for d in h1))"),
+    # ...but a table that lacks one of the loop's values could fail first
+    ("h_any((f(ctx, short[d], me['x']) for d in charged(ctx, sides, 1, s)))",
+     "h_any((f(ctx, short[d], me['x']) for d in charged(ctx, sides, 1, s)))"),
     # a short loop is left alone
     ("[e for e in charged(ctx, pair, 1, s) if kinds[e] == me['pawn']]",
      "[e for e in charged(ctx, pair, 1, s) if kinds[e] == me['pawn']]"),
@@ -114,6 +124,9 @@ def _outcome(game, state, text, seat, hoist: bool, monkeypatch):
     "count(cells where empty and y == me.shift + 1)",
     "any(cells, x == me.shift * 2)", "sum(c.x + me.shift for c in cells)",
     "count(cells where y == me.shift - 9007199254740991)",
+    # a loop over the directions reads each one's table first, which cannot fail: the step's length moves
+    "sum(count(step(c, d, me.shift - 9007199254740990) != none for d in directions) for c in cells)",
+    "sum(count(step(c, d, me.shift + 1) != none for d in directions) for c in cells)",
 ])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_hoisted_rule_gives_what_the_unhoisted_one_gives_and_spends_the_same(text, seat, monkeypatch):

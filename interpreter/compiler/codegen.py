@@ -35,7 +35,7 @@ import operator
 
 from boardrule.dsl import ast as nodes
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
-from boardrule.dsl.resolution import (Deck, Define, Direction, Global, Local, Option, PlayerVar, Prop, Record,
+from boardrule.dsl.resolution import (Aggregate, Deck, Define, Direction, Global, Local, Option, PlayerVar, Prop, Record,
                                       RecordKind, Region, Relative, Self, Shape, Symbol, SymbolSet, Value)
 from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import hoisting, pycode
@@ -105,6 +105,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         self.scopes = []  # the loops being generated, innermost last (codegen_loops.Scope)
         self.iterables = 0  # > 0 while generating what a loop runs over
         self.locals = {}  # parameter -> (its value, sure to be a cell) of a definition written out here
+        self.numbers = {}  # `let` name -> the local holding it, when that is never `none` (never_none)
         self.prologue = {}  # local -> the value the function works out once, before its loops need it
         self.mask_reads = {}  # (masks' local, kind) -> the local holding that kind's mask (codegen_masks.py)
         self.safe = {}  # id -> a read written here that cannot fail (hoisting.py may move it from anywhere)
@@ -292,13 +293,19 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         return not ((type(value) is py.Constant and value.value is not None) or self.never_none(node))
 
     def never_none(self, node, depth: int = 0) -> bool:
-        """True for a number worked out by arithmetic, directly or as the body of a definition used: it is
-        a number or the rule stops, never `none`."""
+        """True for a number worked out by arithmetic or counted, directly, as the body of a definition
+        used or held by a `let` name: it is a number or the rule stops, never `none`."""
         kind = type(node)
         if kind is nodes.BinOp:
             return node.op in ("+", "-", "*", "/", "%") and self.compiler.types.get(node) == NUM
-        if kind is nodes.Call and depth < 8 and type(self.compiler.resolved.get(node)) is Define:
+        resolution = self.compiler.resolved.get(node)
+        if kind is nodes.Call and resolution == Aggregate("count"):
+            return True
+        if kind is nodes.Call and depth < 8 and type(resolution) is Define:
             return self.never_none(self.compiler.game.defines[node.func].body, depth + 1)
+        if kind is nodes.Name and type(resolution) is Local:  # a `let` name held by its local (not one shadowing it)
+            held = self.locals.get(resolution.name)
+            return held is not None and held[0] is self.numbers.get(resolution.name)
         return False
 
     def g_Not(self, node):
@@ -315,12 +322,15 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
             return self.fallback(node)
         name = self.temporary("v")
         held = py.NamedExpr(target=py.Name(id=name, ctx=py.Store()), value=self.expr(node.value))
-        outer = self.locals
-        self.locals = {**outer, node.name: (_load(name), False)}
+        outer, numbers = self.locals, self.numbers
+        local = _load(name)
+        self.locals = {**outer, node.name: (local, False)}
+        if self.never_none(node.value):
+            self.numbers = {**numbers, node.name: local}
         try:
             body = self.expr(node.body)
         finally:
-            self.locals = outer
+            self.locals, self.numbers = outer, numbers
         return py.BoolOp(op=py.And(), values=[py.BoolOp(op=py.Or(), values=[held, py.Constant(True)]), body])
 
     def g_Conditional(self, node):

@@ -25,8 +25,9 @@ What may move is chosen so that nothing shows but the time:
   a place the body reaches for every element, with nothing before it that could fail: so the
   first element would have stopped the rule with the same error at the same place, and the
   budget spent by then is the same. A part that cannot fail (a sure cell's kind, coordinates
-  or cell table, which the generator marks as it writes them, and the comparisons of such
-  reads) may move from anywhere, even from a branch the body would not have taken;
+  or cell table, which the generator marks as it writes them, a constant table read with the
+  element of a loop over its keys, and the comparisons of such reads) may move from anywhere,
+  even from a branch the body would not have taken;
 * a part is moved only when it costs more than the local that holds it (never a literal or a
   name), and only out of a loop that usually has elements enough to pay for the extra step:
   estimated from what it runs over (a board's cells, a cell table's mean length, a filter of
@@ -74,7 +75,7 @@ def _hoist(node, constants, safe, fresh) -> None:
     if estimated_length(loop.iter.args[1], constants) < MIN_ELEMENTS:
         return
     body = [*loop.ifs, node.elt]
-    finder = _Invariants(body, loop.target.id, constants, safe)
+    finder = _Invariants(body, loop.target.id, constants, safe, _constant_elements(loop.iter.args[1], constants))
     for index, condition in enumerate(loop.ifs):
         finder.visit(condition, index == 0)
     finder.visit(node.elt, not loop.ifs)
@@ -96,6 +97,13 @@ def _hoist(node, constants, safe, fresh) -> None:
         _for(target, py.Tuple(elts=[value], ctx=py.Load()), []),
         _for(loop.target, _load(source), replaced_ifs),
     ]
+
+
+def _constant_elements(elements, constants):
+    """The elements of a loop over a constant tuple (`directions`, `[east, south]`), else None."""
+    if type(elements) is py.Name and isinstance(constants.get(elements.id), tuple):
+        return constants[elements.id]
+    return None
 
 
 def estimated_length(elements, constants) -> float:
@@ -125,8 +133,9 @@ def estimated_length(elements, constants) -> float:
 class _Invariants:
     """The parts of a loop's body to work out once, found in the order the body works them out."""
 
-    def __init__(self, body, element, constants, safe):
+    def __init__(self, body, element, constants, safe, elements=None):
         self.constants, self.safe = constants, safe
+        self.element, self.elements = element, elements  # the loop's local, and its values when constant
         self.bound = {element}
         self.loads = {}  # name -> how many times the body reads it
         for part in body:
@@ -211,6 +220,8 @@ class _Invariants:
                                   if not isinstance(n, py.expr_context))
         if kind is py.Attribute:
             return type(node.value) is py.Name
+        if kind is py.Subscript:
+            return self.read_by_element(node)
         if kind is py.Compare:
             if not all(type(op) in _EQUALITIES or (type(op) in _MEMBERSHIPS and self.constant_table(side))
                        for op, side in zip(node.ops, node.comparators)):
@@ -219,6 +230,19 @@ class _Invariants:
         if kind in (py.BoolOp, py.IfExp) or (kind is py.UnaryOp and type(node.op) is py.Not):
             return shallow or all(self.cannot_fail(n) for n in py.iter_child_nodes(node)
                                   if isinstance(n, py.expr))
+        return False
+
+    def read_by_element(self, node) -> bool:
+        """True for `TABLE[e]`, TABLE a constant and `e` the element of a loop over a constant tuple
+        whose every value is a key of TABLE (a direction's table read for each direction)."""
+        if not (type(node.value) is py.Name and type(node.slice) is py.Name and node.slice.id == self.element
+                and self.elements is not None):
+            return False
+        table = self.constants.get(node.value.id)
+        if isinstance(table, dict):
+            return all(value in table for value in self.elements)
+        if isinstance(table, (tuple, list)):
+            return all(type(value) is int and -len(table) <= value < len(table) for value in self.elements)
         return False
 
     def constant_table(self, node) -> bool:
