@@ -193,4 +193,6 @@ PLAYER_PROPERTIES = {
 }
 
 # Cell-relative values usable bare inside a filter on cells.
+#: the options of a function whose value is judged per cell, with `it` that cell (`ray(..., while = empty)`)
+CELL_KEYWORDS = frozenset({"standin", "distinct", "while"})
 CELL_RELATIVE = ("adjacent", "surrounding", "row", "column", "opposite_pairs")

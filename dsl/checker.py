@@ -17,8 +17,8 @@ from boardrule.dsl.resolution import (ActionName, Aggregate, Attr, Deck, Define,
                                       Resolutions, Rule, Self, Value)
 from boardrule.dsl.check_records import record_field
 from boardrule.dsl.check_targets import check_change, check_set
-from boardrule.dsl.builtins import (AGGREGATES, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES, FUNCTIONS,
-                                    PLAYER_PROPERTIES, VALUES)
+from boardrule.dsl.builtins import (AGGREGATES, CELL_KEYWORDS, CELL_PROPERTIES, CELL_RELATIVE, DIRECTION_NAMES,
+                                    FUNCTIONS, PLAYER_PROPERTIES, VALUES)
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.records import frozen
 from boardrule.dsl.symbols import SymbolTable
@@ -564,7 +564,7 @@ class Checker:
                 self.error("E222", f"`{node.func}` has no option `{kw.name}`", kw,
                            hint)
                 continue
-            inner = scope.with_it(CELL) if kw.name in ("standin", "distinct", "while") else scope
+            inner = scope.with_it(CELL) if kw.name in CELL_KEYWORDS else scope
             self.expect(kw.value, inner, keywords[kw.name], f"option `{kw.name}`")
         return signature.result
 

@@ -267,6 +267,39 @@ def test_a_counted_definition_that_gives_a_ray_is_walked_without_a_list(monkeypa
     assert any("ray_count_while" in names or "ray_count_in_kinds" in names for names in made)
 
 
+RAY_IN_A_FILTER = """\
+game: {id: rayfilter, players: 1}
+board: {grid: square 4 x 1}
+pieces: {stone: {symbol: S}}
+define:
+  run_of(c, d): count(ray(c, d, while = occupied))
+  beside_a_run(c, d): run_of(c, d) + run_of(c, opposite(d)) > 0
+actions: {put: {params: {c: "cells where empty and (beside_a_run(it, west) or it == cell(\\"A1\\"))"}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 2"}
+"""
+
+
+def test_a_filter_whose_definition_walks_a_ray_while_a_condition_holds_is_one_generated_loop(monkeypatch):
+    """The `while` of a ray has its own `it` (the cell walked): the filter's element is not handed to it,
+    so the filter is a loop of the generated code, not a closure per cell."""
+    made = []
+    original = pycode.make_function
+
+    def spy(name, params, body, constants):
+        made.append(ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))))
+        return original(name, params, body, constants)
+
+    monkeypatch.setattr(pycode, "make_function", spy)
+    game = compile_game(load_pack_text(RAY_IN_A_FILTER, "rayfilter.pack"))
+    state = flow.initial_state(game, 1, seed=0)
+    texts = [move_text(m, game) for m in flow.legal_moves(game, state, 0)]
+    assert texts == ["put A1"]
+    state = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])
+    assert [move_text(m, game) for m in flow.legal_moves(game, state, 0)] == ["put B1"]
+    lister = next(text for text in made if text.startswith("def lister") or "append_moves" in text)
+    assert "for e1 in charged(" in lister and "with_it" not in lister
+
+
 REBOUND_PARAMETER = """\
 game: {id: rebound, players: 1}
 board: {grid: square 3 x 3}

@@ -38,7 +38,7 @@ import ast as py
 
 import attrs
 
-from boardrule.dsl.builtins import FUNCTIONS
+from boardrule.dsl.builtins import CELL_KEYWORDS, FUNCTIONS
 from boardrule.dsl.lints import walk
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.resolution import (Aggregate, Attr, Define, EventAttr, Function, It, Local, Pairwise, PlayerVar,
@@ -583,8 +583,8 @@ def _reads_it(compiler, node, definitions) -> bool:
         return what in (Prop, Rule, Relative)
     if kind is nodes.Where:
         return _reads_it(compiler, node.source, definitions)  # the condition has its own `it`
-    if kind is nodes.Keyword:
-        return True  # a keyword's value may or may not bind its own `it`: said True
+    if kind is nodes.Keyword:  # an option judged per cell has its own `it` (`ray(..., while = empty)`)
+        return node.name not in CELL_KEYWORDS and _reads_it(compiler, node.value, definitions)
     if kind is nodes.Call and resolution is not None:
         what, name = type(resolution), resolution.name
         if what is Aggregate and len(node.args) == 2:
