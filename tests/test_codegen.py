@@ -300,6 +300,45 @@ def test_a_filter_whose_definition_walks_a_ray_while_a_condition_holds_is_one_ge
     assert "for e1 in charged(" in lister and "with_it" not in lister
 
 
+ATTRIBUTES = """\
+game: {id: attributes, players: 1}
+board: {grid: square 4 x 1}
+pieces:
+  gem: {symbol: G, worth: 3}
+  chip: {symbol: C, variable: {face: number}}
+actions:
+  put:
+    params: {c: cells where empty}
+    effect: |
+      if count(cells where occupied) == 1 { place gem at c } else { place chip at c with face = count(cells where occupied) }
+flow: {round: [{turns: [put]}], end: "count(cells where empty) < 2"}
+scoring:
+  worthy: count(cells where worth == 3)
+  plain: count(cells where face == none) * 10
+  faces: sum(c.face for c in cells where kind == chip) * 100
+  first: count(cells where face == 1) * 1000
+  worth: max(c.worth for c in cells where occupied and kind != chip) * 10000
+"""
+
+
+@pytest.mark.parametrize("moves", [("put A1", "put B1", "put C1"), ("put D1", "put A1", "put B1"), ("put B1",)])
+def test_attributes_read_in_place_give_what_the_readers_give(moves):
+    """A kind's attribute (only the kinds give it) and a piece's own (only the pieces do) are read in
+    place on a sure cell; an empty cell, or a piece without the attribute, gives none."""
+    sheets = []
+    for generate in (True, False):
+        with _generating(generate):
+            game = compile_game(load_pack_text(ATTRIBUTES, "attributes.pack"))
+        state = flow.initial_state(game, 1, seed=0)
+        for text in moves:
+            state = flow.apply(game, state, next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == text))
+        sheets.append([(t.label, t.points) for t in score_sheet(game, state, 0).terms])
+    assert sheets[0] == sheets[1]
+    if moves[0] == "put A1":  # a chip on A1, the gem on B1, a chip on C1 (a face counts the chip itself)
+        assert sheets[0] == [("worthy", 1), ("plain", 20), ("faces", 400), ("first", 1000),
+                             ("worth", 30000)]
+
+
 REBOUND_PARAMETER = """\
 game: {id: rebound, players: 1}
 board: {grid: square 3 x 3}

@@ -380,8 +380,30 @@ class LoopGeneration:
                 return self.cannot_fail(index)
             table = tuple(grid.col(i) if name == "x" else grid.row(i) for i in range(max(grid.cells) + 1))
             return self.cannot_fail(py.Subscript(value=self.constant(table, "g"), slice=index, ctx=py.Load()))
+        if sure:
+            attribute = self.attribute_in_place(cell, name)
+            if attribute is not None:
+                return attribute
         reader = functions.property_reader(self.compiler.game, name)
         return py.Call(func=self.constant(reader), args=[_load("ctx"), cell], keywords=[])
+
+    def attribute_in_place(self, cell: py.expr, name: str):
+        """Attribute `name` of the piece on a sure cell read in place, when only the kinds give it (a
+        table read) or only the pieces do (the piece's own values); None for any other."""
+        game = self.compiler.game
+        by_kind = functions.attribute_of_kinds(game, name)
+        if by_kind is not None:
+            return self.cannot_fail(py.Subscript(value=self.constant(by_kind, "g"), slice=self.kind_on(cell),
+                                                 ctx=py.Load()))
+        if not functions.attribute_of_pieces(game, name):
+            return None
+        board, index = self.cell_parts(cell)
+        own = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "attrs"), slice=board, ctx=py.Load())
+        values = py.Call(func=_attr(own, "get"), args=[index, self.constant(functions.NO_ATTRIBUTES, "g")],
+                         keywords=[])
+        read = py.Call(func=_attr(values, "get"), args=[py.Constant(name)], keywords=[])
+        empty = py.Compare(left=self.kind_on(cell), ops=[py.Is()], comparators=[py.Constant(None)])
+        return self.cannot_fail(py.IfExp(test=empty, body=py.Constant(None), orelse=read))
 
     def kind_on(self, cell: py.expr) -> py.expr:
         """The kind on a sure cell: `ctx.state.kind[board][index]`; inside a loop, from the boards'

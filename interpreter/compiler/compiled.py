@@ -129,6 +129,7 @@ class Game:
     kind_names = _compiled()
     static_attrs = _compiled()
     variable_attributes = _compiled()
+    per_piece_attributes = _compiled()  # the attributes a piece may hold for itself (variables, `place ... with`)
     static_attribute_names = _compiled()
     token_kinds = _compiled()
     symbols = _compiled()

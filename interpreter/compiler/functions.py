@@ -78,6 +78,27 @@ _CELL_READERS = {
     # a grid numbers its cells in reading order (geometry.py)
     "order": lambda ctx, cell: None if cell is None else cell & CELL_MASK,
 }
+#: the properties every cell has, read before any piece attribute of the same name
+CELL_READER_NAMES = frozenset(_CELL_READERS)
+
+
+def attribute_of_kinds(game, name):
+    """For an attribute that only the piece kinds give (never a piece itself, a mark or a cell
+    property): kind -> its value on a cell holding that kind (`None` for an empty cell); else None."""
+    if (game.static_attrs is None or name not in game.static_attribute_names or name in game.per_piece_attributes
+            or name in game.mark_names or name in CELL_READER_NAMES):
+        return None
+    table = {kind: attributes.get(name) for kind, attributes in game.static_attrs.items()}
+    table[None] = None
+    return table
+
+
+def attribute_of_pieces(game, name) -> bool:
+    """True for an attribute that only the pieces give themselves (a variable, `place ... with`), never
+    a kind, a mark or a cell property: a piece's own value or none."""
+    return (game.static_attrs is not None and name in game.per_piece_attributes
+            and name not in game.static_attribute_names and name not in game.mark_names
+            and name not in CELL_READER_NAMES)
 
 def rule_reader(game, name, span=None):
     """A function (ctx, cell) -> the value of rule `name` of the piece on the cell, run with `self`

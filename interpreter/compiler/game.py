@@ -278,12 +278,19 @@ def _constant(exprs, node):
     return exprs.compile(node)(Ctx.__new__(Ctx)) if node is not None else None
 
 
+def _placed_attributes(model) -> frozenset:
+    """The attributes an effect gives a piece as it places it (`place K at c with crowns = 2`)."""
+    from boardrule.dsl.lints import walk
+    return frozenset(kw.name for node in walk(model) if type(node) is nodes.Place for kw in node.attributes)
+
+
 def _data(game, model, exprs):
     """Plain tables that compiled closures look up (so they come first: a shape's legend is compiled
     before the pieces, and reads which names are marks and variable attributes). The definitions
     are kept after the rewrite passes (the model keeps them as written, for the reference evaluator)."""
     game.kind_names = tuple(p.name for p in model.pieces)
     game.variable_attributes = frozenset(a for p in model.pieces for a in p.variable)
+    game.per_piece_attributes = game.variable_attributes | _placed_attributes(model)
     game.static_attribute_names = frozenset(a for p in model.pieces for a in p.attributes)
     game.token_kinds = frozenset(p.name for p in model.pieces if p.attributes.get("token", (False,))[0] is True)
     game.symbols = {p.name: p.symbol for p in model.pieces}
