@@ -63,6 +63,13 @@ def _hoisted(source: str, safe_tables=("kinds",)) -> str:
     # ...but a table that lacks one of the loop's values could fail first
     ("h_any((f(ctx, short[d], me['x']) for d in charged(ctx, sides, 1, s)))",
      "h_any((f(ctx, short[d], me['x']) for d in charged(ctx, sides, 1, s)))"),
+    # the same part written again, even where the body may not come to it, reads the one local
+    ("[e for e in charged(ctx, cells, 1, s) if kinds[e] == me['a'] or kinds[e] + 1 == me['a']]",
+     "[e for h1 in (charged(ctx, cells, 1, s),) if h1 for h2 in (me['a'],) for e in h1 "
+     "if kinds[e] == h2 or kinds[e] + 1 == h2]"),
+    ("[e for e in charged(ctx, cells, 1, s) if kinds[e] == kinds[c] or kinds[e] is kinds[c]]",
+     "[e for h1 in (charged(ctx, cells, 1, s),) if h1 for h2 in (kinds[c],) for e in h1 "
+     "if kinds[e] == h2 or kinds[e] is h2]"),
     # a short loop is left alone
     ("[e for e in charged(ctx, pair, 1, s) if kinds[e] == me['pawn']]",
      "[e for e in charged(ctx, pair, 1, s) if kinds[e] == me['pawn']]"),
@@ -124,6 +131,8 @@ def _outcome(game, state, text, seat, hoist: bool, monkeypatch):
     "count(cells where empty and y == me.shift + 1)",
     "any(cells, x == me.shift * 2)", "sum(c.x + me.shift for c in cells)",
     "count(cells where y == me.shift - 9007199254740991)",
+    "count(cells where y == me.shift + 1 or x == me.shift + 1)",  # the same part twice: one local
+    "count(cells where empty or x == me.shift * 3)",
     # a loop over the directions reads each one's table first, which cannot fail: the step's length moves
     "sum(count(step(c, d, me.shift - 9007199254740990) != none for d in directions) for c in cells)",
     "sum(count(step(c, d, me.shift + 1) != none for d in directions) for c in cells)",

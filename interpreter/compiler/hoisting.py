@@ -28,6 +28,8 @@ What may move is chosen so that nothing shows but the time:
   or cell table, which the generator marks as it writes them, a constant table read with the
   element of a loop over its keys, and the comparisons of such reads) may move from anywhere,
   even from a branch the body would not have taken;
+* the same part written again elsewhere in the body (`p.mark` in both halves of an `or`) reads
+  the local too, wherever it is: the moved part is the first place the body works it out;
 * a part is moved only when it costs more than the local that holds it (never a literal or a
   name), and only out of a loop that usually has elements enough to pay for the extra step:
   estimated from what it runs over (a board's cells, a cell table's mean length, a filter of
@@ -82,11 +84,13 @@ def _hoist(node, constants, safe, fresh) -> None:
     if not finder.found:
         return
     source = fresh.name()
-    held = {id(part): fresh.name() for part in finder.found}
-    values = [_without_walrus(part) for part in finder.found]
+    parts = _first_of_each(finder.found)
+    held = {id(part): fresh.name() for part in parts}
+    _same_parts_held(body, parts, held)
+    values = [_without_walrus(part) for part in parts]
     replaced_ifs = [_replaced(condition, held) for condition in loop.ifs]
     node.elt = _replaced(node.elt, held)
-    names = [held[id(part)] for part in finder.found]
+    names = [held[id(part)] for part in parts]
     if len(names) == 1:
         target, value = _store(names[0]), values[0]
     else:
@@ -97,6 +101,33 @@ def _hoist(node, constants, safe, fresh) -> None:
         _for(target, py.Tuple(elts=[value], ctx=py.Load()), []),
         _for(loop.target, _load(source), replaced_ifs),
     ]
+
+
+def _first_of_each(found) -> list:
+    """The parts found, each written the same way only once (its first place)."""
+    seen, parts = set(), []
+    for part in found:
+        shape = py.dump(part)
+        if shape not in seen:
+            seen.add(shape)
+            parts.append(part)
+    return parts
+
+
+def _same_parts_held(body, found, held) -> None:
+    """Every other place of the body that works out the same as a part moved reads the part's local
+    too: what the part reads no loop binds and nothing changes while a rule runs, and the part is
+    the first place the body works it out (so the value, or the error, is the one it would give)."""
+    kinds = {type(part) for part in found}
+    locals_by_shape = {}
+    for part in found:
+        locals_by_shape.setdefault(py.dump(part), held[id(part)])
+    for part in body:
+        for inner in py.walk(part):
+            if type(inner) in kinds and id(inner) not in held:
+                local = locals_by_shape.get(py.dump(inner))
+                if local is not None:
+                    held[id(inner)] = local
 
 
 def _constant_elements(elements, constants):
