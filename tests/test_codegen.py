@@ -105,7 +105,8 @@ def test_pack_names_that_look_like_python_are_data_in_generated_code():
     "[round, count(cells where empty), 3]", "[east, southeast]", "[me]", "count(kinds) * 10 + count(directions)",
     "count(edge) * 100 + count(corners) * 10 + count(center) + count(all_corners)",
     "let n = count(cells where empty) in n > 3", "let n = count(cells) in any(n > 0 for n in [none, 1])",
-    "let n = count(cells) in let m = n in m <= 9", "sum(count(ray(c, east)) + round for c in edge)", "max(count(ray(cell(\"B2\"), d)) for d in [east, north])",
+    "let n = count(cells) in let m = n in m <= 9", "sum(count(ray(c, east)) + round for c in edge)",
+    "max(count(ray(cell(\"B2\"), d)) for d in [east, north])",
 ])
 def test_generated_and_closure_code_agree(text):
     game = open_game("tictactoe")
@@ -331,7 +332,8 @@ def test_attributes_read_in_place_give_what_the_readers_give(moves):
             game = compile_game(load_pack_text(ATTRIBUTES, "attributes.pack"))
         state = flow.initial_state(game, 1, seed=0)
         for text in moves:
-            state = flow.apply(game, state, next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == text))
+            move = next(m for m in flow.legal_moves(game, state, 0) if move_text(m, game) == text)
+            state = flow.apply(game, state, move)
         sheets.append([(t.label, t.points) for t in score_sheet(game, state, 0).terms])
     assert sheets[0] == sheets[1]
     if moves[0] == "put A1":  # a chip on A1, the gem on B1, a chip on C1 (a face counts the chip itself)
