@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import collections
 import io
@@ -76,6 +77,22 @@ class _Counted:
 
     def __exit__(self, *exc):
         return self._fh.__exit__(*exc)
+
+
+@pytest.fixture
+def generated_code(monkeypatch):
+    """The source of every function the engine generates while the test runs (pycode.make_function),
+    in the order made: what the compiler wrote, read as Python."""
+    from boardrule.interpreter.compiler import pycode
+    made = []
+    original = pycode.make_function
+
+    def recording(name, params, body, constants):
+        made.append(ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))))
+        return original(name, params, body, constants)
+
+    monkeypatch.setattr(pycode, "make_function", recording)
+    return made
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.api import evaluate
-from boardrule.interpreter.compiler import hoisting, pycode
+from boardrule.interpreter.compiler import hoisting
 from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import Meter
@@ -144,15 +144,8 @@ def test_a_hoisted_rule_gives_what_the_unhoisted_one_gives_and_spends_the_same(t
     assert hoisted == _outcome(game, state, text, seat, False, monkeypatch)
 
 
-def test_a_rule_over_the_board_works_its_invariant_part_out_once(monkeypatch):
-    made = []
-    original = pycode.make_function
-
-    def spy(name, params, body, constants):
-        made.append(ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))))
-        return original(name, params, body, constants)
-
-    monkeypatch.setattr(pycode, "make_function", spy)
+def test_a_rule_over_the_board_works_its_invariant_part_out_once(generated_code):
+    made = generated_code
     game, state = _shifted()
     assert evaluate(game, state, "count(cells where y == me.shift - 9007199254740990)", 0)[0] == 4
     assert "for h2 in (" in made[-1] and "vars_me['shift']" in made[-1].split("for h2 in (")[1].split(",)")[0]

@@ -127,9 +127,9 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
                 for name, value in self.prologue.items()]
 
     def cannot_fail(self, read: py.expr) -> py.expr:
-        """`read`, noted as one that cannot fail (a sure cell's kind, coordinates or cell table: the
-        state and the grid's tables are there whenever a rule reads a board); kept alive, so its id is
-        never another node's."""
+        """`read`, noted as one that cannot fail (a sure cell's kind, attribute, coordinates or cell
+        table, a table per board, the round: the state and the grid's tables are there whenever a rule
+        reads a board); kept alive, so its id is never another node's."""
         self.safe[id(read)] = read
         return read
 

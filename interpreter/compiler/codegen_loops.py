@@ -391,11 +391,11 @@ class LoopGeneration:
         """Attribute `name` of the piece on a sure cell read in place, when only the kinds give it (a
         table read) or only the pieces do (the piece's own values); None for any other."""
         game = self.compiler.game
-        by_kind = functions.attribute_of_kinds(game, name)
-        if by_kind is not None:
-            return self.cannot_fail(py.Subscript(value=self.constant(by_kind, "g"), slice=self.kind_on(cell),
-                                                 ctx=py.Load()))
-        if not functions.attribute_of_pieces(game, name):
+        source = functions.attribute_source(game, name)
+        if source == "kinds":
+            table = self.constant(functions.attribute_by_kind(game, name), "g")
+            return self.cannot_fail(py.Subscript(value=table, slice=self.kind_on(cell), ctx=py.Load()))
+        if source != "pieces":
             return None
         board, index = self.cell_parts(cell)
         own = py.Subscript(value=_attr(_attr(_load("ctx"), "state"), "attrs"), slice=board, ctx=py.Load())

@@ -82,23 +82,29 @@ _CELL_READERS = {
 CELL_READER_NAMES = frozenset(_CELL_READERS)
 
 
-def attribute_of_kinds(game, name):
-    """For an attribute that only the piece kinds give (never a piece itself, a mark or a cell
-    property): kind -> its value on a cell holding that kind (`None` for an empty cell); else None."""
-    if (game.static_attrs is None or name not in game.static_attribute_names or name in game.per_piece_attributes
-            or name in game.mark_names or name in CELL_READER_NAMES):
+def attribute_source(game, name):
+    """Where a piece's attribute `name` comes from, when from one place only (never a mark or a cell
+    property): `"kinds"` when only the piece kinds give it, `"pieces"` when only the pieces give it
+    themselves (a variable, `place ... with`); None otherwise (both, or neither: read by its reader)."""
+    if game.static_attrs is None or name in game.mark_names or name in CELL_READER_NAMES:
         return None
-    table = {kind: attributes.get(name) for kind, attributes in game.static_attrs.items()}
-    table[None] = None
+    of_kinds, of_pieces = name in game.static_attribute_names, name in game.per_piece_attributes
+    if of_kinds != of_pieces:
+        return "kinds" if of_kinds else "pieces"
+    return None
+
+
+def attribute_by_kind(game, name) -> dict:
+    """kind -> its attribute `name` (None on an empty cell), for an attribute only the kinds give;
+    built once per game and name."""
+    tables = game.cache.table("attribute_by_kind")
+    table = tables.get(name)
+    if table is None:
+        table = {kind: attributes.get(name) for kind, attributes in game.static_attrs.items()}
+        table[None] = None
+        game.cache.bounded(tables)[name] = table
     return table
 
-
-def attribute_of_pieces(game, name) -> bool:
-    """True for an attribute that only the pieces give themselves (a variable, `place ... with`), never
-    a kind, a mark or a cell property: a piece's own value or none."""
-    return (game.static_attrs is not None and name in game.per_piece_attributes
-            and name not in game.static_attribute_names and name not in game.mark_names
-            and name not in CELL_READER_NAMES)
 
 def rule_reader(game, name, span=None):
     """A function (ctx, cell) -> the value of rule `name` of the piece on the cell, run with `self`

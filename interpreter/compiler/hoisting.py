@@ -53,9 +53,9 @@ _EQUALITIES = (py.Eq, py.NotEq, py.Is, py.IsNot)
 _MEMBERSHIPS = (py.In, py.NotIn)
 
 
-def hoist_invariants(statements: list, constants: dict, safe: set) -> list:
+def hoist_invariants(statements: list, constants: dict, safe: dict) -> list:
     """`statements` with the invariant parts of their generated loops worked out once per loop (see
-    the module's docstring); `safe`: the ids of the reads the generator knows cannot fail."""
+    the module's docstring); `safe`: id -> a read the generator knows cannot fail."""
     fresh = _Fresh(statements, constants)
     loops = [node for statement in statements for node in _post_order(statement) if _generated_loop(node)]
     for loop in loops:  # inner loops first: what they hoist is then part of the outer loop's body
@@ -84,9 +84,7 @@ def _hoist(node, constants, safe, fresh) -> None:
     if not finder.found:
         return
     source = fresh.name()
-    parts = _first_of_each(finder.found)
-    held = {id(part): fresh.name() for part in parts}
-    _same_parts_held(body, parts, held)
+    parts, held = _locals_of_parts(body, finder.found, fresh)
     values = [_without_walrus(part) for part in parts]
     replaced_ifs = [_replaced(condition, held) for condition in loop.ifs]
     node.elt = _replaced(node.elt, held)
@@ -103,31 +101,27 @@ def _hoist(node, constants, safe, fresh) -> None:
     ]
 
 
-def _first_of_each(found) -> list:
-    """The parts found, each written the same way only once (its first place)."""
-    seen, parts = set(), []
+def _locals_of_parts(body, found, fresh):
+    """(the parts to work out, each written the same way once, in the order found; id of a node ->
+    the local that holds its value). Every place of the body written as a part is (the part found
+    first, and any other): what a part reads no loop binds and nothing changes while a rule runs,
+    and the part kept is the first place the body works it out (so the value, or the error, is the
+    one it would give)."""
+    local_of_shape, parts = {}, []
     for part in found:
         shape = py.dump(part)
-        if shape not in seen:
-            seen.add(shape)
+        if shape not in local_of_shape:
+            local_of_shape[shape] = fresh.name()
             parts.append(part)
-    return parts
-
-
-def _same_parts_held(body, found, held) -> None:
-    """Every other place of the body that works out the same as a part moved reads the part's local
-    too: what the part reads no loop binds and nothing changes while a rule runs, and the part is
-    the first place the body works it out (so the value, or the error, is the one it would give)."""
-    kinds = {type(part) for part in found}
-    locals_by_shape = {}
-    for part in found:
-        locals_by_shape.setdefault(py.dump(part), held[id(part)])
+    kinds = {type(part) for part in parts}
+    held = {}
     for part in body:
         for inner in py.walk(part):
-            if type(inner) in kinds and id(inner) not in held:
-                local = locals_by_shape.get(py.dump(inner))
+            if type(inner) in kinds:
+                local = local_of_shape.get(py.dump(inner))
                 if local is not None:
                     held[id(inner)] = local
+    return parts, held
 
 
 def _constant_elements(elements, constants):
