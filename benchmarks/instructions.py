@@ -2,6 +2,7 @@
 
     python benchmarks/instructions.py                 # Tiny Towns solo, and the hand-written one
     python benchmarks/instructions.py townies --games 10
+    python benchmarks/instructions.py villagers --players 4 --games 6
 
 On a shared machine, times per game swing by half between runs of the same
 code (the engine's working set is large, so it suffers from other work more
@@ -38,10 +39,10 @@ import sys
 from boardrule.interpreter.agents import make_agent, play_out
 from boardrule.interpreter.api import new_game, open_game
 game = open_game(sys.argv[1])
-options = json.loads(sys.argv[3]) if len(sys.argv) > 3 else None
-players = game.players_range[0]
-play_out(game, new_game(game, players=players, seed=10**6, options=options),
-         {s: make_agent("random", seed=1) for s in range(players)})
+options = json.loads(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3] else None
+players = int(sys.argv[4]) if len(sys.argv) > 4 else game.players_range[0]
+warm_up = new_game(game, players=players, seed=10**6, options=options)
+play_out(game, warm_up, {s: make_agent("random", seed=1) for s in warm_up.players})
 for n in range(int(sys.argv[2])):
     state = new_game(game, players=players, seed=n, options=options)
     play_out(game, state, {s: make_agent("random", seed=n * 1000 + s) for s in state.players})
@@ -81,14 +82,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="instructions per random game, counted by valgrind")
     parser.add_argument("pack", nargs="?", default="tinytowns", help="a bundled pack name or a path")
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, help="default: the pack's smallest number")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: `apt-get install valgrind`", file=sys.stderr)
         return 2
     if args.games < 1:
         parser.error("--games must be at least 1")
-    engine = per_game(ENGINE_GAMES, args.pack, args.games)
-    print(f"engine, {args.pack}, random solo: {engine / 1e6:.2f} M instructions per game ({args.games} games)")
+    seats = () if args.players is None else ("", str(args.players))
+    engine = per_game(ENGINE_GAMES, args.pack, args.games, *seats)
+    who = f"{args.players} players" if args.players is not None else "the fewest players"
+    print(f"engine, {args.pack}, random, {who}: {engine / 1e6:.2f} M instructions per game ({args.games} games)")
     if args.pack == "tinytowns":
         same = per_game(ENGINE_GAMES, args.pack, args.games, json.dumps(handwritten_tinytowns.ENGINE_OPTIONS))
         hand = per_game(HANDWRITTEN_GAMES, str(HERE), args.games)

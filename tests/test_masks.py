@@ -165,3 +165,20 @@ def test_every_change_of_a_cells_kind_goes_through_set_kind():
              for path in sorted((root / folder).rglob("*.py"))
              for number, line in enumerate(path.read_text().splitlines(), 1) if write.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_kind_test_as_a_mask_holds_on_the_cells_it_holds_on_one_by_one(seed):
+    # the neighbour filters (fastpaths._next_to_mask) judge a whole board as one mask: the same cells
+    # as the test judged on each cell, for kind sets in and outside, with pieces that set the attribute
+    from boardrule.interpreter.compiler.fastpaths import KindTest
+    from boardrule.interpreter.runtime.state import _masks_of
+    rng = random.Random(seed)
+    kinds = [rng.choice([None, None, "a", "b", "c"]) for _ in range(rng.randrange(1, 30))]
+    attrs = {i: {"tone": rng.choice(["red", "blue"])} if rng.random() < 0.7 else {}
+             for i in range(len(kinds)) if rng.random() < 0.4}
+    members = frozenset(rng.sample([None, "a", "b", "c"], rng.randrange(0, 4)))
+    attribute = rng.choice([None, "tone"])
+    test = KindTest(members, rng.random() < 0.5, attribute, "red" if attribute else None)
+    expected = sum(1 << i for i, kind in enumerate(kinds) if test(kind, attrs.get(i)))
+    assert test.mask(_masks_of(kinds), kinds, attrs) == expected

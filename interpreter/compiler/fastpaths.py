@@ -21,6 +21,7 @@ from boardrule.dsl.resolution import (Aggregate, Attr, Define, Function, Global,
 from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.dsl.types import BOOL, CELL, NONE, NUM, STR, SYM, list_of
+from boardrule.interpreter.runtime.state import kind_masks
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK
 from boardrule.dsl import ast as nodes
 
@@ -116,9 +117,41 @@ def as_test(condition):
 
 def _kind_test(pair):
     members, outside = pair
-    if outside:
-        return lambda kind, extra: kind not in members
-    return lambda kind, extra: kind in members
+    return KindTest(members, outside)
+
+
+class KindTest:
+    """`test(kind, extra)`: whether a cell's kind is (or, `outside`, is not) one of `members`; with an
+    `attribute`, a piece that sets that attribute for itself is judged by its own value instead
+    (equal to `value`, or not equal when `outside`). `mask` gives the same test of every cell of a
+    board at once, from the board's kind masks (state.kind_masks): a few integer operations."""
+
+    __slots__ = ("members", "outside", "attribute", "value")
+
+    def __init__(self, members, outside, attribute=None, value=None):
+        self.members, self.outside, self.attribute, self.value = members, outside, attribute, value
+
+    def __call__(self, kind, extra):
+        if self.attribute is not None and kind is not None and extra is not None and self.attribute in extra:
+            return (extra[self.attribute] == self.value) != self.outside
+        return (kind in self.members) != self.outside
+
+    def mask(self, masks, kinds, attrs) -> int:
+        """The cells of a board where the test holds, as a bitmask (bit i for cell i)."""
+        found = 0
+        for kind in self.members:
+            found |= masks.get(kind, 0)
+        if self.outside:
+            found = ((1 << len(kinds)) - 1) & ~found
+        attribute = self.attribute
+        if attribute is not None and attrs:
+            for index, extra in attrs.items():
+                if extra and attribute in extra and kinds[index] is not None:
+                    if (extra[attribute] == self.value) != self.outside:
+                        found |= 1 << index
+                    else:
+                        found &= ~(1 << index)
+        return found
 
 
 def _negate(pair):
@@ -243,13 +276,7 @@ class _Conditions:
 
     def _own_equality(self, attribute, value, negated):
         """A test of `attribute == value` (or !=) on a piece that may set the attribute for itself."""
-        declared = self._kinds_with(attribute, value)  # also judges the empty cell
-
-        def test(kind, extra):
-            if kind is not None and extra is not None and attribute in extra:
-                return (extra[attribute] == value) != negated
-            return (kind in declared) != negated
-        return test
+        return KindTest(self._kinds_with(attribute, value), negated, attribute, value)  # (it judges the empty cell)
 
     def n_Member(self, node):
         """`kind in [a, b]`, the one form of a condition the kind alone decides (rewrites/kinds.py)."""
@@ -402,12 +429,14 @@ def _near_filter(compiler, node):
     if near is None:
         return None
     table_name, make = near
-    source, table, span = compiler.compile(node.source), compiler.game.cell_tables[table_name], node.span
+    source, span = compiler.compile(node.source), node.span
+    table = compiler.game.cell_tables[table_name]
+    masks = _neighbour_masks(table)
 
     def f(ctx):
         cells = source(ctx)
         _charge(ctx, len(cells), span)
-        return _next_to_passing(ctx, cells, make(ctx), table)
+        return _next_to_passing(ctx, cells, make(ctx), table, masks)
     return f
 
 
@@ -424,7 +453,8 @@ def _allowed_filter(compiler, node):
     for piece in compiler.game.model.pieces:
         near = neighbour_test(compiler, compiler.rewritten(piece.place)) if piece.place is not None else None
         if near is not None:
-            by_kind[piece.name] = (compiler.game.cell_tables[near[0]], near[1])
+            table = compiler.game.cell_tables[near[0]]
+            by_kind[piece.name] = (table, _neighbour_masks(table), near[1])
     if not by_kind:
         return None
     kind_of, source, plain = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.plain_where(node)
@@ -434,10 +464,10 @@ def _allowed_filter(compiler, node):
         near = by_kind.get(kind_of(ctx))
         if near is None:
             return plain(ctx)  # a rule of another form: run per cell
-        table, make = near
+        table, masks, make = near
         cells = source(ctx)
         _charge(ctx, len(cells), span)
-        return _next_to_passing(ctx, cells, make(ctx), table)
+        return _next_to_passing(ctx, cells, make(ctx), table, masks)
     return f
 
 
@@ -469,8 +499,26 @@ def _charge(ctx, units, span):
         meter.over(span)
 
 
-def _next_to_passing(ctx, cells, test, table) -> tuple:
-    """The cells of `cells` with a cell of `table[cell]` where `test` holds."""
+def _neighbour_masks(table) -> dict | None:
+    """cell -> the cells of `table[cell]` as a bitmask of its board's cells (a list where the table is
+    one, indexed by cell); None if a cell's related
+    cells lie on another board (the masks are of one board)."""
+    out = {}
+    for cell, related in (table.items() if isinstance(table, dict) else enumerate(table)):
+        mask = 0
+        for other in related:
+            if other >> CELL_BITS != cell >> CELL_BITS:
+                return None
+            mask |= 1 << (other & CELL_MASK)
+        out[cell] = mask
+    return out if isinstance(table, dict) else [out[cell] for cell in range(len(table))]
+
+
+def _next_to_passing(ctx, cells, test, table, masks=None) -> tuple:
+    """The cells of `cells` with a cell of `table[cell]` where `test` holds (`masks`: the table as
+    `_neighbour_masks` gives it, for a test that can judge a whole board as a mask)."""
+    if masks is not None and type(test) is KindTest:
+        return _next_to_mask(ctx.state, cells, test, masks)
     kinds, attrs = ctx.state.kind, ctx.state.attrs
     passing = {}  # board -> its cells where the test holds
     out = []
@@ -480,6 +528,20 @@ def _next_to_passing(ctx, cells, test, table) -> tuple:
         if hits is None:
             hits = passing[board] = _passing_cells(test, kinds[board], attrs[board], board << CELL_BITS)
         if not hits.isdisjoint(table[cell]):
+            out.append(cell)
+    return tuple(out)
+
+
+def _next_to_mask(state, cells, test, masks) -> tuple:
+    """`_next_to_passing` for a KindTest: the board's passing cells as one mask, a bit test per cell."""
+    passing = {}  # board -> the mask of its cells where the test holds
+    out = []
+    for cell in cells:
+        board = cell >> CELL_BITS
+        hits = passing.get(board)
+        if hits is None:
+            hits = passing[board] = test.mask(kind_masks(state, board), state.kind[board], state.attrs[board])
+        if masks[cell] & hits:
             out.append(cell)
     return tuple(out)
 
