@@ -66,7 +66,7 @@ def test_the_shape_params_of_an_action_are_found_at_compile_time(tmp_path):
 def test_a_pattern_one_piece_from_complete_is_worth_more_than_one_two_pieces_from_it(tmp_path):
     game = _huts(tmp_path)
     near = _with(game, [("a", 0), ("b", 1)])  # a b . on the top row: one `a` missing
-    far = _with(game, [("a", 0), ("b", 8)])  # a in a corner, b in the other: two pieces missing at best
+    far = _with(game, [("a", 0), ("b", 4)])  # a in a corner, b in the centre: two pieces missing at best
     nothing = _with(game, [])
     assert evaluation.score_now(game, near, 0) == evaluation.score_now(game, far, 0)
     assert patterns.potential(game, near, 0) == 5 * patterns.DISCOUNT
@@ -78,11 +78,33 @@ def test_a_pattern_one_piece_from_complete_is_worth_more_than_one_two_pieces_fro
     assert judged["near"] > judged["far"] > judged["nothing"]
 
 
-def test_a_blocked_placement_is_no_pattern_begun(tmp_path):
+def test_a_blocked_placement_is_no_pattern_begun_and_its_pieces_are_stranded(tmp_path):
     game = _huts(tmp_path)
     # a b b on the top row and b in every other line through the `a`: no placement can still be completed
     blocked = _with(game, [("a", 0), ("b", 1), ("b", 2), ("b", 3), ("b", 6), ("b", 4)])
-    assert patterns.potential(game, blocked, 0) == 0
+    assert patterns.stranded_pieces(game, blocked, 0, [game.shapes["row"]]) == 6
+    assert patterns.potential(game, blocked, 0) == -6 * patterns.STRANDED
+    assert patterns.potential(game, blocked, 0, stranded=0) == 0
+
+
+def test_a_piece_no_placement_can_use_counts_against_the_potential(tmp_path):
+    game = _huts(tmp_path)
+    corner = _with(game, [("b", 8)])  # `b` is the middle of `a b a`: in a corner no placement takes it
+    centre = _with(game, [("b", 4)])
+    assert evaluation.score_now(game, corner, 0) == evaluation.score_now(game, centre, 0)
+    assert patterns.stranded_pieces(game, corner, 0, [game.shapes["row"]]) == 1
+    assert patterns.stranded_pieces(game, centre, 0, [game.shapes["row"]]) == 0
+    assert patterns.potential(game, corner, 0) == -patterns.STRANDED
+    assert patterns.potential(game, centre, 0) == 5 * patterns.DISCOUNT ** 2
+    # the same piece next to an `a` that fills one end of its line: one piece missing, nothing stranded
+    begun = _with(game, [("a", 6), ("b", 7)])
+    assert patterns.potential(game, begun, 0) == 5 * patterns.DISCOUNT
+    # what the agents judge: the evaluation, and strong's `stranded=` setting
+    now = evaluation.score_now(game, corner, 0)
+    assert evaluation.evaluate(game, corner, 0, ahead=False) == now - patterns.STRANDED
+    assert evaluation.evaluate(game, corner, 0, ahead=False, stranded=2.5) == now - 2.5
+    from boardrule.interpreter.agents.ismcts import DEFAULTS, parse_settings
+    assert DEFAULTS["stranded"] == patterns.STRANDED and parse_settings("stranded=2.5") == {"stranded": 2.5}
 
 
 def test_the_move_that_begins_a_pattern_is_judged_best_only_with_the_potential(tmp_path):

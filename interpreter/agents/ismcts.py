@@ -69,7 +69,7 @@ from boardrule.interpreter.runtime.values import RuleError
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
 DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": "auto", "playout": 1, "c": 0.7,
             "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1,
-            "shapes": patterns.DISCOUNT}
+            "shapes": patterns.DISCOUNT, "stranded": patterns.STRANDED}
 MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
@@ -254,7 +254,7 @@ class SearchAgent:
         for index, move in enumerate(judged):
             try:
                 value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0,
-                                              discount=self.shapes if full else 0)
+                                              discount=self.shapes if full else 0, stranded=self.stranded)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))
@@ -330,7 +330,7 @@ class SearchAgent:
                 played.append(move)
             state = flow.apply_in_place(game, state, move)
             steps += 1
-        return rewards(game, state, rng, self.reach, self.shapes)
+        return rewards(game, state, rng, self.reach, self.shapes, self.stranded)
 
     def _mast_pick(self, moves, mast, rng):
         """A move drawn with odds exp(mean reward / temperature), over at most MAST_SAMPLE moves drawn
@@ -444,13 +444,13 @@ def parse_settings(text: str) -> dict:
                 settings["seconds"], settings["iterations"], settings["work"] = float(value.rstrip("s")), None, None
             elif key == "depth":
                 settings["depth"] = None if value == "end" else value if value == "auto" else int(value)
-            elif key in ("c", "widen", "mast", "shapes"):
+            elif key in ("c", "widen", "mast", "shapes", "stranded"):
                 settings[key] = float(value)
             elif key == "tree" and value in ("open", "info"):
                 settings[key] = value
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
-                                 "playout, c, widen, prior, trees, jobs, reach, mast, shapes, tree (info or open)",
+                                 "playout, c, widen, prior, trees, jobs, reach, mast, shapes, stranded, tree (info or open)",
                                  code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
@@ -464,7 +464,7 @@ def parse_settings(text: str) -> dict:
         raise UsageError(f"strong seconds must be positive, not {seconds:g}", code="E005")
     if settings.get("depth") not in (None, "auto") and settings["depth"] < 0:
         raise UsageError("strong depth must be 0 (judge at once) or more", code="E005")
-    for key in ("c", "widen", "mast", "shapes"):
+    for key in ("c", "widen", "mast", "shapes", "stranded"):
         if key in settings and not (settings[key] >= 0 and math.isfinite(settings[key])):
             raise UsageError(f"strong {key} must be a positive number", code="E005")
     return settings

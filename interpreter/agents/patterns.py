@@ -23,6 +23,13 @@ complete; the shape potential does, from the pack's own rules alone:
 4. **Discounted by what is missing.** Each pattern counts its worth times
    `discount` to the power of its unmet slots (a piece still to get, and a
    cell still to give it), and the potential is their sum over the shapes.
+5. **Less the stranded pieces.** A piece of a kind the shapes in reach ask
+   for that no placement of theirs can still use (one of its other slots
+   holds a piece that slot does not take) is stranded: it stays where it
+   is, and its cell is lost to every pattern. Each counts `stranded` points
+   against the potential. The score now does not see this (a stranded piece
+   and an empty cell often score alike until the end); a search that sees
+   it keeps its pieces where patterns can still use them.
 
 Each unit of this work is charged to the position's budget meter, so a
 search that counts work stays deterministic. A search may remember the
@@ -43,6 +50,8 @@ from boardrule.interpreter.runtime.state import set_kind
 MAX_MISSING = 2
 #: each unmet slot multiplies a pattern's worth by this
 DISCOUNT = 0.5
+#: what each stranded piece counts against the potential (docs/simulate.md has the measurements)
+STRANDED = 1.0
 #: the units of work charged for a copy of the position and for each move judged on it, on top of what
 #: the rules run for them charge (the copies and the score sheets, which the engine does not count):
 #: measured so that a unit of the potential costs about what a unit of a playout does (raised from 150 and 220,
@@ -75,7 +84,8 @@ class remembering:
         _MEMO[0] = self.outer
 
 
-def potential(game, state, seat, discount: float = DISCOUNT, limit: int = MAX_MISSING) -> float:
+def potential(game, state, seat, discount: float = DISCOUNT, limit: int = MAX_MISSING,
+              stranded: float = STRANDED) -> float:
     """The shape potential of `state` for `seat` (see the module's docstring); 0 once the game is over,
     in a pack without shaped actions, or when `discount` is 0."""
     actions = shaped_actions(game)
@@ -83,24 +93,26 @@ def potential(game, state, seat, discount: float = DISCOUNT, limit: int = MAX_MI
         return 0.0
     memo = _MEMO[0]
     if memo is None:
-        return _potential(game, state, seat, actions, discount, limit)
-    key = (seat, discount, limit, tuple(tuple(board) for board in state.kind), repr(state.attrs), repr(state.held),
+        return _potential(game, state, seat, actions, discount, limit, stranded)
+    key = (seat, discount, limit, stranded, tuple(tuple(board) for board in state.kind), repr(state.attrs), repr(state.held),
            repr(state.tokens), repr(state.vars), repr(state.pvars[seat]), repr(state.points))
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _potential(game, state, seat, actions, discount, limit)
+        found = memo[key] = _potential(game, state, seat, actions, discount, limit, stranded)
     return found
 
 
-def _potential(game, state, seat, actions, discount, limit) -> float:
+def _potential(game, state, seat, actions, discount, limit, stranded) -> float:
     state.meter.begin()
     outer, state.memo = state.memo, {} if state.memo is None else state.memo
     try:
         now = None
         total = 0.0
+        in_reach = {}  # shape name -> shape, for the stranded pieces
         for action in actions:
             for index, shape_of in action.shape_params:
                 for prefix, shape in _shapes_in_reach(game, state, seat, action, index, shape_of):
+                    in_reach.setdefault(shape.name, shape)
                     near = _nearest(game, state, seat, shape, limit)
                     if near is None:
                         continue
@@ -110,6 +122,8 @@ def _potential(game, state, seat, actions, discount, limit) -> float:
                     worth = _worth(game, state, seat, action, index, prefix, cells, missing, now)
                     if worth > 0:
                         total += worth * discount ** len(missing)
+        if stranded:
+            total -= stranded * stranded_pieces(game, state, seat, in_reach.values())
         return total
     except RuleError:
         return 0.0  # a rule that cannot be judged on a position the rules would not reach
@@ -182,6 +196,43 @@ def _nearest(game, state, seat, shape, limit):
                 if len(unmet) == 1:
                     break
     return best
+
+
+def stranded_pieces(game, state, seat, shapes) -> int:
+    """How many pieces on the seat's board are of a kind one of `shapes` asks for, yet no placement of
+    any of them can use: in each placement covering the piece with a slot that takes it, another slot
+    holds a piece it does not take. (A shape whose slots are judged by a legend's rules asks for no
+    kind of its own; the pieces its placements can use are not stranded.)"""
+    board = game.board_of_seat(seat)
+    kinds = state.kind[board]
+    known = game.static_attrs
+    asked, usable = set(), set()
+    for shape in shapes:
+        placements = game.placement_table(shape).placements
+        state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+        legend = game.legends.get(shape.name)
+        test = game.slot_test(shape, Ctx(game, state, PLAYERS[seat]), board << CELL_BITS) if legend else None
+        for placement in placements:
+            used = []
+            for cell, symbol in placement.pairs:
+                here = kinds[cell]
+                if test is not None:
+                    if test(symbol, cell):
+                        if here is not None:
+                            used.append(cell)
+                        continue
+                elif symbol not in known:
+                    continue
+                else:
+                    asked.add(symbol)
+                    if here == symbol:
+                        used.append(cell)
+                        continue
+                if here is not None:
+                    break  # a piece this slot does not take: the placement cannot be completed
+            else:
+                usable.update(used)
+    return sum(1 for cell, kind in enumerate(kinds) if kind in asked and cell not in usable)
 
 
 def _worth(game, state, seat, action, index, prefix, cells, missing, now) -> float:
