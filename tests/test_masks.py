@@ -182,3 +182,12 @@ def test_a_kind_test_as_a_mask_holds_on_the_cells_it_holds_on_one_by_one(seed):
     test = KindTest(members, rng.random() < 0.5, attribute, "red" if attribute else None)
     expected = sum(1 << i for i, kind in enumerate(kinds) if test(kind, attrs.get(i)))
     assert test.mask(_masks_of(kinds), kinds, attrs) == expected
+
+
+def test_a_neighbour_table_reaching_another_board_is_not_made_a_mask():
+    # the masks are of one board: a table relating cells of two boards keeps the cell-by-cell filter
+    from boardrule.interpreter.compiler.fastpaths import _neighbour_masks
+    from boardrule.interpreter.runtime.values import CELL_BITS
+    assert _neighbour_masks({0: frozenset({1, 2}), 1: frozenset()}) == {0: 0b110, 1: 0}
+    assert _neighbour_masks([frozenset({1}), frozenset({0})]) == [0b10, 0b01]
+    assert _neighbour_masks({0: frozenset({1 << CELL_BITS | 3})}) is None
