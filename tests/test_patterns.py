@@ -173,3 +173,36 @@ def test_a_search_remembers_potentials_only_while_it_runs(tmp_path):
         assert len(patterns._MEMO[0]) == 1
         assert patterns.potential(game, state, 0) == first
     assert patterns._MEMO[0] is None
+
+
+def _stranded_by_definition(game, kinds, shapes):
+    """The stranded pieces counted placement by placement, as the definition says."""
+    known = game.static_attrs
+    asked, usable = set(), set()
+    for shape in shapes:
+        for placement in game.placement_table(shape).placements:
+            asked.update(symbol for _, symbol in placement.pairs if symbol in known)
+            slots = [(cell, symbol) for cell, symbol in placement.pairs if symbol in known]
+            if all(kinds[cell] in (None, symbol) for cell, symbol in slots):
+                usable.update(cell for cell, symbol in slots if kinds[cell] == symbol)
+    return sum(1 for cell, kind in enumerate(kinds) if kind in asked and cell not in usable)
+
+
+def test_the_stranded_pieces_of_a_pattern_pack_are_those_the_definition_counts():
+    import random
+    game = open_game("tinytowns")
+    shapes = [s for name, s in sorted(game.shapes.items()) if not game.legends.get(name)]
+    symbols = sorted({symbol for s in shapes for _, symbol in game.placement_table(s).placements[0].pairs
+                      if symbol in game.static_attrs})
+    rng = random.Random(7)
+    stranded_seen = set()
+    for _ in range(150):
+        state = new_game(game, players=1, seed=0)
+        kinds = state.kind[0]
+        for cell in range(len(kinds)):
+            kinds[cell] = rng.choice([None] * 3 + symbols)
+        chosen = rng.sample(shapes, rng.randrange(1, 5))
+        count = patterns.stranded_pieces(game, state, 0, chosen)
+        assert count == _stranded_by_definition(game, kinds, chosen)
+        stranded_seen.add(count)
+    assert len(stranded_seen) > 3  # boards with few and with many stranded pieces were judged
