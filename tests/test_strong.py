@@ -46,6 +46,9 @@ def test_strong_settings():
         with pytest.raises(UsageError) as info:
             parse_settings(bad)
         assert info.value.diagnostic.code == "E005", bad
+    assert parse_settings("stranded=0:shapes=0") == {"stranded": 0.0, "shapes": 0.0}  # 0 turns a term off
+    with pytest.raises(UsageError, match="stranded must be a number, 0 or more, not -1"):
+        parse_settings("stranded=-1")
 
 
 def test_strong_is_deterministic_for_a_seed_and_budget():

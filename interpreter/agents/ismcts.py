@@ -466,5 +466,5 @@ def parse_settings(text: str) -> dict:
         raise UsageError("strong depth must be 0 (judge at once) or more", code="E005")
     for key in ("c", "widen", "mast", "shapes", "stranded"):
         if key in settings and not (settings[key] >= 0 and math.isfinite(settings[key])):
-            raise UsageError(f"strong {key} must be a positive number", code="E005")
+            raise UsageError(f"strong {key} must be a number, 0 or more, not {settings[key]:g}", code="E005")
     return settings

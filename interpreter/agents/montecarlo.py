@@ -356,7 +356,7 @@ def parse_settings(text: str) -> dict:
     if settings.get("depth") not in (None, "auto") and settings["depth"] < 0:
         raise UsageError("mcts depth must be 0 (judge by the scores without playing on) or more", code="E005")
     if "c" in settings and not (settings["c"] >= 0 and math.isfinite(settings["c"])):
-        raise UsageError("mcts c must be a positive number", code="E005")
+        raise UsageError(f"mcts c must be a number, 0 or more, not {settings['c']:g}", code="E005")
     return settings
 
 
