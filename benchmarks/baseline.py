@@ -7,8 +7,9 @@
 The compiler issue asks that random playouts of Townies, Villagers and Tiny Towns with 4 players
 be at least 3x faster than the engine of the tag `issue18-baseline` (fd0cff9). Both engines are
 installed as `boardrule`, so the tagged one cannot be imported beside today's: it is extracted
-with `git archive TAG` (in a checkout without tags, the commit the tag names) from the repository this file belongs to, laid out as its pyproject.toml
-maps it (setuptools' build_py: the package-dir mapping and pack files, no wheel needed, offline)
+with `git archive TAG` (in a checkout without tags, the commit the tag names) from the repository
+this file belongs to, laid out as its pyproject.toml maps it (setuptools' build_py: the
+package-dir mapping and pack files, no wheel needed, offline)
 and cached in the system's temporary folder under the tag's commit, so reruns start at once.
 
 Each engine runs in a worker process (benchmarks/baseline_worker.py; the tagged one with
@@ -80,15 +81,12 @@ def git(*args: str) -> bytes:
 
 
 def tag_commit(tag: str) -> str:
-    """The commit `tag` names: the tag itself, else the commit it is known to name, else a commit id."""
+    """The commit `tag` names: the commit it is known to name when it is one of KNOWN_TAGS, else the
+    tag itself (or a commit id)."""
     try:
         return git("rev-parse", "--verify", "--quiet", f"{KNOWN_TAGS.get(tag, tag)}^{{commit}}").decode().strip()
     except NoGit:
         raise
-    except Unavailable:
-        pass
-    try:
-        return git("rev-parse", "--verify", "--quiet", f"{tag}^{{commit}}").decode().strip()
     except Unavailable as exc:
         raise Unavailable(f"the tag {tag} is not in the repository {REPO}; fetch it with "
                           f"`git fetch origin tag {tag}` (a clone made with --no-tags lacks it)") from exc

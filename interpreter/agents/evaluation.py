@@ -73,8 +73,8 @@ def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True,
     out = scores_now(game, state)
     if state.phase == "over":
         return {seat: float(points) for seat, points in out.items()}
-    result = {seat: points + hint(game, state, seat) + patterns.potential(game, state, seat, discount,
-                                                                                stranded=stranded)
+    result = {seat: points + hint(game, state, seat)
+              + patterns.potential(game, state, seat, discount, stranded=stranded)
               for seat, points in out.items()}
     if ahead:
         waiting = flow.waiting(state)

@@ -450,7 +450,8 @@ def parse_settings(text: str) -> dict:
                 settings[key] = value
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
-                                 "playout, c, widen, prior, trees, jobs, reach, mast, shapes, stranded, tree (info or open)",
+                                 "playout, c, widen, prior, trees, jobs, reach, mast, shapes, stranded, "
+                                 "tree (info or open)",
                                  code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None

@@ -41,6 +41,7 @@ same whatever the process, as each search remembers its own.
 from __future__ import annotations
 
 from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime import shapes as shape_lib
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import Move
 from boardrule.interpreter.runtime.values import CELL_BITS, PLAYERS, RuleError
@@ -94,8 +95,8 @@ def potential(game, state, seat, discount: float = DISCOUNT, limit: int = MAX_MI
     memo = _MEMO[0]
     if memo is None:
         return _potential(game, state, seat, actions, discount, limit, stranded)
-    key = (seat, discount, limit, stranded, tuple(tuple(board) for board in state.kind), repr(state.attrs), repr(state.held),
-           repr(state.tokens), repr(state.vars), repr(state.pvars[seat]), repr(state.points))
+    key = (seat, discount, limit, stranded, tuple(tuple(board) for board in state.kind), repr(state.attrs),
+           repr(state.held), repr(state.tokens), repr(state.vars), repr(state.pvars[seat]), repr(state.points))
     found = memo.get(key)
     if found is None:
         found = memo[key] = _potential(game, state, seat, actions, discount, limit, stranded)
@@ -213,8 +214,8 @@ def stranded_pieces(game, state, seat, shapes) -> int:
             test = game.slot_test(shape, Ctx(game, state, PLAYERS[seat]), board << CELL_BITS)
             usable.update(_usable_by_legend(placements, kinds, test))
         else:
-            index = _strand_index(game, shape)
-            asked.update(index.asked)
+            index = shape_lib.kind_index(game, shape)
+            asked.update(kind for kind, _ in index.needs)
             usable.update(index.usable(kinds))
     return sum(1 for cell, kind in enumerate(kinds) if kind in asked and cell not in usable)
 
@@ -233,56 +234,6 @@ def _usable_by_legend(placements, kinds, test) -> set:
         else:
             usable.update(used)
     return usable
-
-
-def _strand_index(game, shape):
-    indexes = game.cache.table("strand_indexes")
-    index = indexes.get(shape.name)
-    if index is None:
-        index = game.cache.bounded(indexes)[shape.name] = _StrandIndex(game, game.placement_table(shape).placements)
-    return index
-
-
-class _StrandIndex:
-    """What `stranded_pieces` knows of a shape whose slots name kinds, as bitmasks over its placements
-    (bit i for `placements[i]`), built once per game and shape.
-
-    `allows[cell]` is `(by_kind, other)`: `by_kind.get(kind, other)` is the mask of the placements a
-    piece of `kind` on `cell` leaves completable (those not covering the cell, those whose slot there
-    takes anything, those whose slot there names the kind; an empty cell leaves every one).
-    `takes[cell][kind]` is the mask of the placements whose slot on `cell` names `kind`: a piece of
-    that kind there is usable when one of them can still be completed.
-    """
-
-    __slots__ = ("asked", "everything", "allows", "takes")
-
-    def __init__(self, game, placements):
-        known = game.static_attrs
-        self.everything = (1 << len(placements)) - 1
-        other, takes = {}, {}
-        for i, placement in enumerate(placements):
-            for cell, symbol in placement.pairs:
-                if symbol in known:
-                    other[cell] = other.get(cell, self.everything) & ~(1 << i)
-                    named = takes.setdefault(cell, {})
-                    named[symbol] = named.get(symbol, 0) | 1 << i
-        self.asked = frozenset(kind for named in takes.values() for kind in named)
-        self.takes = takes
-        self.allows = {cell: ({kind: other[cell] | mask for kind, mask in named.items()}, other[cell])
-                       for cell, named in takes.items()}
-
-    def usable(self, kinds) -> set:
-        """The occupied cells of a board (its kinds by cell) that a placement can still use."""
-        completable, allows = self.everything, self.allows
-        for cell, kind in enumerate(kinds):
-            if kind is not None and cell in allows:
-                by_kind, other = allows[cell]
-                completable &= by_kind.get(kind, other)
-        if not completable:
-            return set()
-        takes = self.takes
-        return {cell for cell, kind in enumerate(kinds)
-                if kind is not None and cell in takes and completable & takes[cell].get(kind, 0)}
 
 
 def _worth(game, state, seat, action, index, prefix, cells, missing, now) -> float:

@@ -109,15 +109,10 @@ def as_test(condition):
     if type(condition) is CellTest:
         return condition.make
     if condition.fixed is not None:  # the same test every time: made once
-        test = _kind_test(condition.fixed)
+        test = KindTest(*condition.fixed)
         return lambda ctx: test
     at = condition.at
-    return lambda ctx: _kind_test(at(ctx))
-
-
-def _kind_test(pair):
-    members, outside = pair
-    return KindTest(members, outside)
+    return lambda ctx: KindTest(*at(ctx))
 
 
 class KindTest:
@@ -449,12 +444,14 @@ def _allowed_filter(compiler, node):
             or not compiler.reads_it(call.args[1]) or type(call.args[0]) is not nodes.Name
             or type(compiler.resolved.get(call.args[0])) not in _SAME_FOR_EVERY_CELL):
         return None
-    by_kind = {}
+    by_kind, masks_of = {}, {}  # (masks_of: table name -> its masks, worked out once)
     for piece in compiler.game.model.pieces:
         near = neighbour_test(compiler, compiler.rewritten(piece.place)) if piece.place is not None else None
         if near is not None:
             table = compiler.game.cell_tables[near[0]]
-            by_kind[piece.name] = (table, _neighbour_masks(table), near[1])
+            if near[0] not in masks_of:
+                masks_of[near[0]] = _neighbour_masks(table)
+            by_kind[piece.name] = (table, masks_of[near[0]], near[1])
     if not by_kind:
         return None
     kind_of, source, plain = compiler.compile(call.args[0]), compiler.compile(node.source), compiler.plain_where(node)
@@ -501,8 +498,8 @@ def _charge(ctx, units, span):
 
 def _neighbour_masks(table) -> dict | None:
     """cell -> the cells of `table[cell]` as a bitmask of its board's cells (a list where the table is
-    one, indexed by cell); None if a cell's related
-    cells lie on another board (the masks are of one board)."""
+    one, indexed by cell); None if a cell's related cells lie on another board (the masks are of one
+    board)."""
     out = {}
     for cell, related in (table.items() if isinstance(table, dict) else enumerate(table)):
         mask = 0
@@ -514,9 +511,9 @@ def _neighbour_masks(table) -> dict | None:
     return out if isinstance(table, dict) else [out[cell] for cell in range(len(table))]
 
 
-def _next_to_passing(ctx, cells, test, table, masks=None) -> tuple:
+def _next_to_passing(ctx, cells, test, table, masks) -> tuple:
     """The cells of `cells` with a cell of `table[cell]` where `test` holds (`masks`: the table as
-    `_neighbour_masks` gives it, for a test that can judge a whole board as a mask)."""
+    `_neighbour_masks` gives it, or None, for a test that can judge a whole board as a mask)."""
     if masks is not None and type(test) is KindTest:
         return _next_to_mask(ctx.state, cells, test, masks)
     kinds, attrs = ctx.state.kind, ctx.state.attrs

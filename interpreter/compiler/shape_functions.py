@@ -8,7 +8,6 @@ asks only for kinds, and cell by cell otherwise.
 
 from __future__ import annotations
 
-import collections
 import itertools
 
 from boardrule.interpreter.compiler import fastpaths
@@ -116,13 +115,10 @@ def _matches(compiler, node, args, kwargs):
 
 
 def _kind_matches(ctx, shape, base, stand):
-    """The common case: slots name piece kinds (or anything); see `_KindIndex`."""
+    """The common case: slots name piece kinds (or anything); see `shapes.KindIndex`."""
     game = ctx.game
     kinds = ctx.state.kind[base >> CELL_BITS]
-    indexes = game.cache.table("kind_indexes")  # shape name -> its _KindIndex
-    index = indexes.get(shape.name)
-    if index is None:
-        index = game.cache.bounded(indexes)[shape.name] = _KindIndex(game, shape)
+    index = shape_lib.kind_index(game, shape)
     # most patterns are far from complete on most boards: counting the board's
     # kinds is cheaper than trying the placements
     missing, stand_ins = 0, len(stand)
@@ -152,40 +148,6 @@ def _kind_matches(ctx, shape, base, stand):
         if not stand or any(kinds[c] == s or s not in known for c, s in placement.pairs):
             found.add(tuple(base | c for c in placement.cells))
     return found
-
-
-class _KindIndex:
-    """What `_kind_matches` knows of one shape, built on first use.
-
-    `needs` is ((kind, count), ...), the pieces a placement needs. Bit i of a
-    mask stands for `placements[i]`. `accepts[cell]` is `(by_kind, other)`:
-    `by_kind.get(kind, other)` is the mask of the placements that allow a
-    piece of `kind` on `cell`: those not covering the cell, those with a slot
-    there that takes anything, and those whose slot there names the kind. The
-    placements that fit a board are then the and of one mask per cell, a few
-    int operations instead of a test per slot of every placement.
-    """
-
-    __slots__ = ("needs", "placements", "everything", "accepts", "order", "ordered")
-
-    def __init__(self, game, shape):
-        placements = self.placements = game.placement_table(shape).placements
-        known = game.static_attrs
-        wanted = collections.Counter(s for _, s in placements[0].pairs if s in known) if placements else {}
-        self.needs = tuple(wanted.items())
-        everything = self.everything = (1 << len(placements)) - 1
-        other = [everything] * game.grid.size
-        by_kind = collections.defaultdict(dict)  # cell -> kind -> placements wanting that kind there
-        for i, placement in enumerate(placements):
-            for cell, symbol in placement.pairs:
-                if symbol in known:
-                    other[cell] &= ~(1 << i)
-                    by_kind[cell][symbol] = by_kind[cell].get(symbol, 0) | 1 << i
-        self.accepts = tuple(({kind: other[cell] | mask for kind, mask in by_kind[cell].items()}, other[cell])
-                             for cell in game.grid.cells)
-        # the cells where most placements need a given kind first: an empty one rules them out soonest
-        self.order = tuple(sorted(game.grid.cells, key=lambda cell: bin(other[cell]).count("1")))
-        self.ordered = tuple(self.accepts[cell] for cell in self.order)
 
 
 def _general_matches(ctx, shape, base, stand, option, distinct):

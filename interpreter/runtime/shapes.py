@@ -20,6 +20,7 @@ a "." column or row in front shifts the parity of the rest.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import re
@@ -638,3 +639,61 @@ def _slot_problems(grid, placement, test, standin):
     if not problems and not real:
         problems.append("at least one cell must be a real piece, not a stand-in")
     return problems
+
+
+def kind_index(game, shape) -> "KindIndex":
+    """The `KindIndex` of `shape`, made on first use and kept in the game's cache."""
+    indexes = game.cache.table("kind_indexes")
+    index = indexes.get(shape.name)
+    if index is None:
+        index = game.cache.bounded(indexes)[shape.name] = KindIndex(game, shape)
+    return index
+
+
+class KindIndex:
+    """What the pattern searches (compiler/shape_functions.py) and the stranded pieces of the agents
+    (agents/patterns.py) know of one shape whose slots name kinds, built once per game and shape
+    (`kind_index`).
+
+    `needs` is ((kind, count), ...), the pieces a placement needs. Bit i of a
+    mask stands for `placements[i]`. `accepts[cell]` is `(by_kind, other)`:
+    `by_kind.get(kind, other)` is the mask of the placements that allow a
+    piece of `kind` on `cell`: those not covering the cell, those with a slot
+    there that takes anything, and those whose slot there names the kind. The
+    placements that fit a board are then the and of one mask per cell, a few
+    int operations instead of a test per slot of every placement.
+    """
+
+    __slots__ = ("needs", "placements", "everything", "accepts", "order", "ordered")
+
+    def __init__(self, game, shape):
+        placements = self.placements = game.placement_table(shape).placements
+        known = game.static_attrs
+        wanted = collections.Counter(s for _, s in placements[0].pairs if s in known) if placements else {}
+        self.needs = tuple(wanted.items())
+        everything = self.everything = (1 << len(placements)) - 1
+        other = [everything] * game.grid.size
+        by_kind = collections.defaultdict(dict)  # cell -> kind -> placements wanting that kind there
+        for i, placement in enumerate(placements):
+            for cell, symbol in placement.pairs:
+                if symbol in known:
+                    other[cell] &= ~(1 << i)
+                    by_kind[cell][symbol] = by_kind[cell].get(symbol, 0) | 1 << i
+        self.accepts = tuple(({kind: other[cell] | mask for kind, mask in by_kind[cell].items()}, other[cell])
+                             for cell in game.grid.cells)
+        # the cells where most placements need a given kind first: an empty one rules them out soonest
+        self.order = tuple(sorted(game.grid.cells, key=lambda cell: bin(other[cell]).count("1")))
+        self.ordered = tuple(self.accepts[cell] for cell in self.order)
+
+    def usable(self, kinds) -> set:
+        """The occupied cells of a board (its kinds by cell) that a placement can still use: one whose
+        slot there names the piece's kind and whose other slots allow the pieces they cover (an empty
+        cell may still be filled)."""
+        completable = self.everything
+        for (by_kind, other), kind in zip(self.accepts, kinds):
+            if kind is not None:
+                completable &= by_kind.get(kind, other)
+        if not completable:
+            return set()
+        return {cell for cell, ((by_kind, other), kind) in enumerate(zip(self.accepts, kinds))
+                if kind is not None and completable & by_kind.get(kind, 0) & ~other}
