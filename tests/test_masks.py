@@ -18,7 +18,7 @@ from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.records.positions import apply_position
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import Meter
-from boardrule.interpreter.runtime.state import kind_masks
+from boardrule.interpreter.runtime.state import forget_masks, kind_masks
 from boardrule.interpreter.runtime.views import view as view_for
 
 HERE = Path(__file__).parent
@@ -107,12 +107,16 @@ QUESTIONS = [
     "count(count(surrounding(c), kind == cross or order > 7) > 2 for c in cells)",
     "count(cells where tall == likes)", "any(cells where tall != likes and occupied)",
     "sum(count(cells where tall == p.likes) for p in players)",
+    # whole boards listed from their masks, in the board's order
+    "cells where empty", "cells where kind == mark", "cells where not (kind == ring) and y > 1",
+    "cells where tall or kind == none", "mine(me)", "[c.x for c in cells where kind in [ring, wall]]",
 ]
 
 
 # each player with a board of their own: `me.cells` and `p.cells` are the masks of another board
 OWN_BOARDS = KINDS.replace("shared: true", "shared: false")
 QUESTIONS_OWN_BOARDS = ["count(me.cells where kind == ring)", "fits(line, me.cells where occupied)",
+                        "me.cells where occupied", "[p.cells where kind == p.mark for p in players]",
                         "sum(count(p.cells where kind == p.mark or kind == wall) for p in players)",
                         "any(fits(corner, p.cells where not empty) for p in players)"]
 
@@ -151,8 +155,17 @@ def test_a_rule_asked_through_the_masks_answers_and_charges_as_its_list_form(que
 def test_a_rule_reads_the_masks_when_it_asks_a_shape_of_a_kind():
     game, _ = _games()
     state = new_game(game, players=2)
+    forget_masks(state)  # (listing the first moves, `cells where empty`, read them already)
     assert state.masks is None
     evaluate(game, state, "fits(line, cells where kind == cross)")
+    assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
+
+
+def test_a_whole_boards_cells_where_a_kind_condition_holds_are_listed_from_its_mask():
+    game, _ = _games()
+    state = new_game(game, players=2)
+    forget_masks(state)
+    assert evaluate(game, state, "cells where kind == none")[0] == tuple(range(20))
     assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
 
 

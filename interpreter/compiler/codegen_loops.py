@@ -257,6 +257,9 @@ class LoopGeneration:
         return name, charged, value
 
     def g_Where(self, node):
+        listed = self.board_list(node)  # a whole board's cells from a mask (codegen_masks.py)
+        if listed is not None:
+            return listed
         by_sets = fastpaths.cell_filter(self.compiler, node, split=False)  # a generated `and` splits
         if by_sets is not None:
             return self.closure_call(by_sets, node)

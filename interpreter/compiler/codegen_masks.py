@@ -23,6 +23,7 @@ the same, node by node (tests/test_masks.py, tests/test_reference.py).
 from __future__ import annotations
 
 import ast as py
+from itertools import compress
 
 from boardrule.dsl import ast as nodes
 from boardrule.dsl.resolution import (Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar, Prop,
@@ -58,8 +59,24 @@ def _kinds_mask(masks, kinds_by_value, value):
     return mask
 
 
+#: the characters of a mask written in binary as the bytes 0 and 1 (`_cells_of_mask`)
+_BITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _cells_of_mask(mask, cells):
+    """The cells of a board (`cells`, its cells in order) whose bit `mask` sets, in that order: the
+    mask written in binary, lowest bit first, as bytes that pick the cells in C.
+
+    >>> _cells_of_mask(0b10110, (0, 1, 2, 3, 4, 5))
+    (1, 2, 4)
+    >>> _cells_of_mask(0, (0, 1, 2))
+    ()
+    """
+    return tuple(compress(cells, format(mask, "b")[::-1].encode().translate(_BITS_AS_BYTES)))
+
+
 HELPERS = {"board_masks": _board_masks, "charged_mask": _charged_mask, "kinds_mask": _kinds_mask, "h_int": int,
-           "h_bits": int.bit_count}
+           "h_bits": int.bit_count, "cells_of_mask": _cells_of_mask}
 
 
 def _load(name: str) -> py.Name:
@@ -139,6 +156,21 @@ class MaskGeneration:
         return py.Compare(left=mask, ops=[py.NotEq() if func == "any" else py.Eq()], comparators=[py.Constant(0)])
 
     # -------------------------------------------------------------- lists of cells as masks
+    def board_list(self, node):
+        """`cells where C` (any whole board) listed from its mask: the cells in the board's order, the
+        work charged as the list form charges it; None when C is no condition a mask gives."""
+        found = self.mask_source(node.source) if type(node) is nodes.Where else None
+        if found is None or found[1] is not None:
+            return None
+        prologue, reads = dict(self.prologue), dict(self.mask_reads)
+        mask = self.list_mask(node)
+        if mask is None:  # what the attempt read at the function's start is not needed
+            self.prologue, self.mask_reads = prologue, reads
+            return None
+        cells = py.Subscript(value=self.constant(tuple(self.compiler.game.board_cells), "g"), slice=found[0],
+                             ctx=py.Load())
+        return _call(_load("cells_of_mask"), mask, cells)
+
     def list_mask(self, node, func=None):
         """The mask of the cells list `node` gives, with the work charged as its list form charges it
         (asked by aggregate `func`, or as a list); None when `node` is no filter a mask can give."""
@@ -206,7 +238,10 @@ class MaskGeneration:
                 left=cell[0], op=py.BitAnd(), right=py.Constant(CELL_MASK))
             base = py.Subscript(value=self.constant(statics, "g"), slice=index, ctx=py.Load())
             cost = py.Subscript(value=self.constant(costs, "g"), slice=index, ctx=py.Load())
-        mask = base if mask is None else py.BinOp(left=mask, op=py.BitAnd(), right=base)
+        if mask is None:
+            mask = base
+        elif cell is not None or statics[0] != full.value:  # (a condition's mask holds only the board's cells)
+            mask = py.BinOp(left=mask, op=py.BitAnd(), right=base)
         return _call(_load("charged_mask"), _load("ctx"), mask, cost, self.constant(span, "s"))
 
     def board_masks(self, board):
