@@ -17,6 +17,7 @@ from boardrule.interpreter.compiler import exprs
 from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.records.positions import apply_position
 from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.moves import move_text
 from boardrule.interpreter.runtime.budget import Meter
 from boardrule.interpreter.runtime.state import forget_masks, kind_masks
 from boardrule.interpreter.runtime.views import view as view_for
@@ -107,10 +108,12 @@ QUESTIONS = [
     "count(count(surrounding(c), kind == cross or order > 7) > 2 for c in cells)",
     "count(cells where tall == likes)", "any(cells where tall != likes and occupied)",
     "sum(count(cells where tall == p.likes) for p in players)",
-    # whole boards listed from their masks, in the board's order
-    "cells where empty", "cells where kind == mark", "cells where not (kind == ring) and y > 1",
-    "cells where tall or kind == none", "mine(me)", "[c.x for c in cells where kind in [ring, wall]]",
 ]
+# a board large enough for its cells where a condition holds to be listed from its mask
+LARGE = KINDS.replace("square 5 x 4", "square 8 x 5")
+QUESTIONS_LARGE = ["cells where empty", "cells where kind == mark", "cells where not (kind == ring) and y > 1",
+                   "cells where tall or kind == none", "mine(me)", "[c.x for c in cells where kind in [ring, wall]]",
+                   "cells where kind in [cross, ring, wall]"]
 
 
 # each player with a board of their own: `me.cells` and `p.cells` are the masks of another board
@@ -132,7 +135,9 @@ def _games(text=KINDS):
 
 
 @pytest.mark.parametrize("question, text", [(q, KINDS) for q in QUESTIONS]
-                         + [(q, OWN_BOARDS) for q in QUESTIONS_OWN_BOARDS])
+                         + [(q, OWN_BOARDS) for q in QUESTIONS_OWN_BOARDS]
+                         + [(q, t) for q in QUESTIONS_LARGE for t in (LARGE, KINDS)]
+                         + [(q, LARGE.replace("shared: true", "shared: false")) for q in QUESTIONS_OWN_BOARDS])
 def test_a_rule_asked_through_the_masks_answers_and_charges_as_its_list_form(question, text):
     game, closures = _games(text)
     chooser = random.Random(question)
@@ -161,12 +166,38 @@ def test_a_rule_reads_the_masks_when_it_asks_a_shape_of_a_kind():
     assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
 
 
-def test_a_whole_boards_cells_where_a_kind_condition_holds_are_listed_from_its_mask():
-    game, _ = _games()
+def test_a_large_boards_cells_where_a_kind_condition_holds_are_listed_from_its_mask():
+    game, _ = _games(LARGE)
     state = new_game(game, players=2)
     forget_masks(state)
-    assert evaluate(game, state, "cells where kind == none")[0] == tuple(range(20))
+    assert evaluate(game, state, "cells where kind == none")[0] == tuple(range(40))
     assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
+    small, _ = _games()
+    state = new_game(small, players=2)
+    forget_masks(state)
+    evaluate(small, state, "cells where kind == none")
+    assert state.masks is None  # a small board's list form costs as little
+
+
+def test_a_condition_of_many_kinds_is_listed_cell_by_cell():
+    many = LARGE.replace("  wall: {symbol: W, tall: true}\n", "".join(
+        f"  k{n}: {{symbol: {chr(65 + n)}}}\n" for n in range(6)) + "  wall: {symbol: W, tall: true}\n")
+    game, _ = _games(many)
+    state = new_game(game, players=2)
+    forget_masks(state)
+    assert evaluate(game, state, "cells where kind in [k0, k1, k2, k3, k4]")[0] == ()
+    assert state.masks is None  # five kinds' masks cost more than one test per cell
+    evaluate(game, state, "cells where kind in [k0, k1, k2, k3]")
+    assert state.masks is not None
+
+
+def test_a_board_set_from_outside_is_read_afresh_once_settled():
+    game = open_game(str(HERE / "suite" / "gomoku.pack"))
+    state = new_game(game, players=2)
+    assert len(flow.legal_moves(game, state, 0)) == 225  # (listed from the masks of the empty board)
+    state.kind[0] = ["black"] * 223 + [None, None]  # written past set_kind, as a test's position may be
+    flow.settle(game, state)
+    assert [move_text(m, game) for m in flow.legal_moves(game, state, 0)] == ["play N15", "play O15"]
 
 
 def test_every_change_of_a_cells_kind_goes_through_set_kind():

@@ -18,7 +18,7 @@ from boardrule.interpreter.runtime.budget import Meter, weight
 from boardrule.interpreter.runtime.context import Ctx
 from boardrule.interpreter.runtime.moves import (DONE, Move, append_moves_of_values, move_text, normalise_text,
                                                  remembered_moves, value_text)
-from boardrule.interpreter.runtime.state import LazyRandom, Pending, State
+from boardrule.interpreter.runtime.state import LazyRandom, Pending, State, forget_masks
 from boardrule.interpreter.runtime.values import PLAYERS, NeedChoice, Player, RuleError
 from boardrule.dsl import ast as nodes
 
@@ -504,6 +504,7 @@ def settle(game, state: State) -> None:
     decision opened, and the flow goes on. Changes `state` in place.
     """
     state.moves_cache.clear()
+    forget_masks(state)  # (boards written past `set_kind`: the masks are built again when asked)
     for seat in sorted(state.pending):
         if seat in state.pending and not legal_moves(game, state, seat):
             state.log.append(["pass", seat])
