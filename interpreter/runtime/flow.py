@@ -173,8 +173,12 @@ def _action_moves_cached(game, state, seat) -> tuple:
         ctx = Ctx(game, state, PLAYERS[seat])
         state.memo = {}  # nothing changes the state while moves are listed: definitions are remembered
         try:
-            for name in _in_declared_order(game, state.pending[seat].actions):
-                moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
+            actions = state.pending[seat].actions
+            if len(actions) == 1:  # (the common decision: one action, its moves as they are listed)
+                moves = action_moves(game, state, seat, game.actions[actions[0]], ctx)
+            else:
+                for name in _in_declared_order(game, actions):
+                    moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
         finally:
             state.memo = None
         cached = state.moves_cache[seat] = tuple(moves)
@@ -418,10 +422,11 @@ def _make(game, new: State, move: Move, before: State | None) -> State:
             asking = before.clone()
             asking.pending[move.seat].choice = (move, need.options, need.optional, need.item_type)
             return asking
-        new.pending[move.seat].choice = None
-        new.pending[move.seat].moved = True
+        pending = new.pending[move.seat]
+        pending.choice = None
+        pending.moved = True
         new.log.append(["move", move.seat, move_text(move, game)])
-        if not new.pending[move.seat].repeat or not _has_action(game, new, move.seat):
+        if not pending.repeat or not _has_action(game, new, move.seat):
             _close(game, new, move.seat)  # (a pass it leads to is logged after it)
     if game.check_end == "turn":
         _check_end(game, new)
