@@ -49,6 +49,12 @@ def test_lowered_forms(source, expected):
     assert _lowered(source) == expected
 
 
+def test_a_local_only_iterated_and_counted_keeps_a_list():
+    module = ast.Module(body=lowering.lower_filters(ast.parse(HOISTED).body, {"cells"}, plain={"x"}), type_ignores=[])
+    assert ast.unparse(ast.fix_missing_locations(module)).endswith(
+        "if h1:\n    h2 = a + 1\n    x = [e for e in h1 if e > h2]\nelse:\n    x = []")
+
+
 class _Ctx:
     def __init__(self, budget):
         self.meter = Meter(operation=budget)

@@ -109,6 +109,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         self.prologue = {}  # local -> the value the function works out once, before its loops need it
         self.mask_reads = {}  # (masks' local, kind) -> the local holding that kind's mask (codegen_masks.py)
         self.safe = {}  # id -> a read written here that cannot fail (hoisting.py may move it from anywhere)
+        self.plain_lists = set()  # locals whose list only the function iterates and counts (lowering.py)
 
     def constant(self, value, prefix="k") -> py.Name:
         """A value (a closure, a span) the generated code reads by a generated name."""
@@ -140,7 +141,7 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
         for statement in statements:
             truth.test_truths(statement)
         return lowering.lower_filters(hoisting.hoist_invariants(statements, self.constants, self.safe),
-                                      self.constants)
+                                      self.constants, self.plain_lists)
 
     def temporary(self, prefix="t") -> str:
         self.temporaries += 1

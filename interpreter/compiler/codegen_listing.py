@@ -89,6 +89,7 @@ class _Listing:
         """Parameter `index`'s list, its charge and its loop (the earlier ones are locals already)."""
         rule, (param, domain) = self.rule, self.params[index]
         values = f"listed{index}"
+        rule.plain_lists.add(values)  # (only iterated and counted here: a list serves as well as a tuple)
         listed = rule.expr(rule.compiler.rewritten(domain))
         if not self.distinct[index]:
             listed = _call("once_each", listed)

@@ -49,26 +49,28 @@ TUPLE = "h_tuple"  # the generated filters' wrapper (codegen_loops.g_Where)
 LENGTH = "h_len"
 
 
-def lower_filters(statements: list, constants=()) -> list:
+def lower_filters(statements: list, constants=(), plain=()) -> list:
     """`statements` with every assignment of a generated filter written as statements (see the
     module's docstring), in loops and branches too; `constants`: the names of the function's
-    constants (no local takes one)."""
+    constants (no local takes one); `plain`: locals the function only iterates and counts, which
+    may hold a list instead of the tuple a filter's value is (a lister's lists of values)."""
     fresh = _Fresh(statements, constants)
-    return _block(statements, fresh)
+    return _block(statements, fresh, frozenset(plain))
 
 
-def _block(statements: list, fresh) -> list:
+def _block(statements: list, fresh, plain) -> list:
     out = []
     for statement in statements:
         if type(statement) is py.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is py.Name:
-            lowered = _assigned(statement.targets[0].id, statement.value, fresh)
+            name = statement.targets[0].id
+            lowered = _assigned(name, statement.value, fresh, as_tuple=name not in plain)
             if lowered is not None:
                 out.extend(lowered)
                 continue
         for field in ("body", "orelse"):
             inner = getattr(statement, field, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], py.stmt):
-                setattr(statement, field, _block(inner, fresh))
+                setattr(statement, field, _block(inner, fresh, plain))
         out.append(statement)
     return out
 
