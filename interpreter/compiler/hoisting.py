@@ -56,7 +56,7 @@ _MEMBERSHIPS = (py.In, py.NotIn)
 def hoist_invariants(statements: list, constants: dict, safe: dict) -> list:
     """`statements` with the invariant parts of their generated loops worked out once per loop (see
     the module's docstring); `safe`: id -> a read the generator knows cannot fail."""
-    fresh = _Fresh(statements, constants)
+    fresh = Fresh(statements, constants)
     loops = [node for statement in statements for node in _post_order(statement) if _generated_loop(node)]
     for loop in loops:  # inner loops first: what they hoist is then part of the outer loop's body
         _hoist(loop, constants, safe, fresh)
@@ -320,17 +320,18 @@ def _post_order(node):
     yield node
 
 
-class _Fresh:
-    """Names no generated code of the function uses yet: `h1`, `h2`..."""
+class Fresh:
+    """Names no generated code of the function uses yet: `h1`, `h2`... (`prefix` h)."""
 
-    def __init__(self, statements, constants):
+    def __init__(self, statements, constants, prefix="h"):
         self.taken = set(constants) | {n.id for s in statements for n in py.walk(s) if type(n) is py.Name}
         self.count = 0
+        self.prefix = prefix
 
     def name(self) -> str:
         while True:
             self.count += 1
-            name = f"h{self.count}"
+            name = f"{self.prefix}{self.count}"
             if name not in self.taken:
                 self.taken.add(name)
                 return name

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import ast as py
 
-from boardrule.interpreter.compiler.hoisting import CHARGED
+from boardrule.interpreter.compiler.hoisting import CHARGED, Fresh
 
 TUPLE = "h_tuple"  # the generated filters' wrapper (codegen_loops.g_Where)
 LENGTH = "h_len"
@@ -54,7 +54,7 @@ def lower_filters(statements: list, constants=(), plain=()) -> list:
     module's docstring), in loops and branches too; `constants`: the names of the function's
     constants (no local takes one); `plain`: locals the function only iterates and counts, which
     may hold a list instead of the tuple a filter's value is (a lister's lists of values)."""
-    fresh = _Fresh(statements, constants)
+    fresh = Fresh(statements, constants, prefix="f")
     return _block(statements, fresh, frozenset(plain))
 
 
@@ -149,22 +149,6 @@ def _spend(ctx, held: str, cost, span) -> list:
     over = py.Expr(value=py.Call(func=py.Attribute(value=meter, attr="over", ctx=py.Load()), args=[span],
                                  keywords=[]))
     return [spend, py.If(test=spent, body=[over], orelse=[])]
-
-
-class _Fresh:
-    """Names no code of the function uses yet: `f1`, `f2`..."""
-
-    def __init__(self, statements, constants):
-        self.taken = set(constants) | {n.id for s in statements for n in py.walk(s) if type(n) is py.Name}
-        self.count = 0
-
-    def name(self) -> str:
-        while True:
-            self.count += 1
-            name = f"f{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
 
 
 def _assign(name, value):
