@@ -55,8 +55,28 @@ def generate_lister(compiler, action, params, distinct):
     listing = _Listing(rule, action, params, distinct)
     body = [_assign("mine", _call("remembered_moves", _load("made"), _load("seat")))] + listing.level(0)
     function_body = rule.prologue_statements() + body
-    return pycode.make_function("lister", ["ctx", "env", "seat", "args", "found"], rule.finished(function_body),
-                                rule.constants)
+    statements = _meter_read_once(rule.finished(function_body))
+    return pycode.make_function("lister", ["ctx", "env", "seat", "args", "found"], statements, rule.constants)
+
+
+def _meter_read_once(statements: list) -> list:
+    """The lister's statements with the work budget's meter read once, into the local `meter`: a
+    listing charges it for every value of every parameter, and the meter stays the one of the
+    context throughout."""
+    found = False
+    for statement in statements:
+        for node in py.walk(statement):
+            for field, value in py.iter_fields(node):
+                if _is_meter(value):
+                    setattr(node, field, _load("meter"))
+                    found = True
+    return [_assign("meter", py.Attribute(value=_load("ctx"), attr="meter", ctx=py.Load()))] + statements if found \
+        else statements
+
+
+def _is_meter(node) -> bool:
+    return (type(node) is py.Attribute and node.attr == "meter" and type(node.ctx) is py.Load
+            and type(node.value) is py.Name and node.value.id == "ctx")
 
 
 def once_each(values):
