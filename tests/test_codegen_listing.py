@@ -18,7 +18,7 @@ from boardrule.interpreter.runtime.budget import Meter
 HERE = Path(__file__).parent
 PACKS = ["tictactoe", "connect4", "tinytowns", "townies", "villagers",
          *(str(p) for p in sorted((HERE / "packs").glob("*.pack"))),
-         *(str(HERE / "suite" / f"{name}.pack") for name in ("breakthrough", "amazons", "kingdom", "crossing"))]
+         *(str(HERE / "suite" / f"{name}.pack") for name in ("breakthrough", "amazons", "kingdom", "crossing", "gomoku"))]
 
 
 def _both(opener):
