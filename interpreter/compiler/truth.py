@@ -28,7 +28,7 @@ def test_truths(tree):
     """`tree` (a generated function or statements) with the bool wrappers of tested values dropped."""
     for node in py.walk(tree):
         kind = type(node)
-        if kind in (py.If, py.While, py.IfExp):
+        if kind in (py.If, py.IfExp):  # (generated code has no `while`: pycode.py)
             node.test = tested(node.test)
         elif kind is py.comprehension:
             node.ifs = [tested(condition) for condition in node.ifs]

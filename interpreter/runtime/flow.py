@@ -169,7 +169,6 @@ def _action_moves_cached(game, state, seat) -> tuple:
         state.meter.begin()  # listing them is an operation of its own (budget.py)
         # the canonical order: actions as the pack declares them, then each
         # parameter's values in the order its list gives them (cells row by row)
-        moves = []
         ctx = Ctx(game, state, PLAYERS[seat])
         state.memo = {}  # nothing changes the state while moves are listed: definitions are remembered
         try:
@@ -177,6 +176,7 @@ def _action_moves_cached(game, state, seat) -> tuple:
             if len(actions) == 1:  # (the common decision: one action, its moves as they are listed)
                 moves = action_moves(game, state, seat, game.actions[actions[0]], ctx)
             else:
+                moves = []
                 for name in _in_declared_order(game, actions):
                     moves.extend(action_moves(game, state, seat, game.actions[name], ctx))
         finally:
