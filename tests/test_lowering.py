@@ -1,6 +1,7 @@
 """Generated code made leaner after it is generated, with nothing shown but the time: a filter kept in a
-local written as statements (interpreter/compiler/lowering.py) and the bools of tested values left out
-(interpreter/compiler/truth.py). Same values, same budget spent, same first error."""
+local and a truth fold a function returns written as statements (interpreter/compiler/lowering.py), and
+the bools of tested values left out (interpreter/compiler/truth.py). Same values, same budget spent, same
+first error."""
 
 from __future__ import annotations
 
@@ -80,6 +81,57 @@ def _run(source: str, lower: bool, budget: int, a: int, cells: tuple):
 @pytest.mark.parametrize("cells", [(), (4,), tuple(range(10))])
 def test_lowered_filters_give_the_same_values_units_and_errors(source, budget, a, cells):
     assert _run(source, True, budget, a, cells) == _run(source, False, budget, a, cells)
+
+
+ANY = "return h_any((e > a for e in charged(ctx, cells, 2, s)))"
+ALL = "return h_all((e < h2 for h1 in (charged(ctx, cells, 1, s),) if h1 for h2 in (a + 1,) for e in h1))"
+NONE = "return not h_any((e == a for e in charged(ctx, cells, 3, s)))"
+LET = ("return ((v := a * 2) or True) and h_any((((w := e + v) or True) and w > 9 for e in charged(ctx, "
+       "h_tuple([d for d in charged(ctx, cells, 1, t) if d % 2]), 2, s)))")
+
+
+@pytest.mark.parametrize("source, expected", [
+    (ANY, "f1 = cells\nctx.meter.left -= h_len(f1) * 2\nif ctx.meter.left < 0:\n    ctx.meter.over(s)\n"
+          "for e in f1:\n    if e > a:\n        return True\nreturn False"),
+    # `all` stops at the first element that fails; the parts worked out once only when there are elements
+    (ALL, "h1 = cells\nctx.meter.left -= h_len(h1)\nif ctx.meter.left < 0:\n    ctx.meter.over(s)\n"
+          "if h1:\n    h2 = a + 1\n    for e in h1:\n        if not e < h2:\n            return False\n"
+          "return True"),
+    (NONE, "f1 = cells\nctx.meter.left -= h_len(f1) * 3\nif ctx.meter.left < 0:\n    ctx.meter.over(s)\n"
+           "for e in f1:\n    if e == a:\n        return False\nreturn True"),
+    # `let` names, outside the fold and in its body, become assignments; a filter as the source a plain list
+    (LET, "v = a * 2\nf2 = cells\nctx.meter.left -= h_len(f2)\nif ctx.meter.left < 0:\n    ctx.meter.over(t)\n"
+          "f1 = [d for d in f2 if d % 2]\nctx.meter.left -= h_len(f1) * 2\nif ctx.meter.left < 0:\n"
+          "    ctx.meter.over(s)\nfor e in f1:\n    w = e + v\n    if w > 9:\n        return True\nreturn False"),
+    ("return ((v := a + 1) or True) and v > 3", "v = a + 1\nreturn v > 3"),
+    # anything else is left as it is: a fold inside an expression, a fold of a list, a count
+    ("return 1 + h_any((e for e in charged(ctx, cells, 1, s)))", "return 1 + h_any((e for e in charged(ctx, cells, 1, s)))"),
+    ("return h_any(cells)", "return h_any(cells)"),
+    ("return h_sum((1 for e in charged(ctx, cells, 1, s) if e))", "return h_sum((1 for e in charged(ctx, cells, 1, s) if e))"),
+])
+def test_returned_folds_become_loops_that_stop_early(source, expected):
+    assert _lowered(source) == expected
+
+
+def _run_returned(source: str, lower: bool, budget: int, a: int, cells: tuple):
+    """(the value returned, the units left) after `source` runs, or (the error's span, None)."""
+    body = ast.parse(source).body
+    if lower:
+        body = lowering.lower_filters(body, {"cells"})
+    ctx = _Ctx(budget)
+    constants = {**HELPERS, "ctx": ctx, "cells": cells, "a": a, "s": "span s", "t": "span t"}
+    try:
+        return pycode.make_function("run", [], body, constants)(), ctx.meter.left
+    except BudgetError as error:
+        return error.span, None
+
+
+@pytest.mark.parametrize("source", [ANY, ALL, NONE, LET])
+@pytest.mark.parametrize("budget", [5, 12, 30, 1000])
+@pytest.mark.parametrize("a", [0, 3, 9])
+@pytest.mark.parametrize("cells", [(), (4,), (9, 2), tuple(range(10))])
+def test_returned_folds_give_the_same_values_units_and_errors(source, budget, a, cells):
+    assert _run_returned(source, True, budget, a, cells) == _run_returned(source, False, budget, a, cells)
 
 
 @pytest.mark.parametrize("source, expected", [

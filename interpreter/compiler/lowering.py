@@ -37,6 +37,22 @@ tests/test_codegen.py).
     if ctx.meter.left < 0:
         ctx.meter.over(s1)
     x = h_tuple([e for e in f1 if e > 3])
+
+A truth fold (`any`, `all`, `none`) that is the whole value a function
+returns is written the same way, as the loops of its comprehension, so
+that it stops at the first element that decides it without a generator
+(the helpers' `any` and `all` each run one): a `let` at the head of the
+tested body becomes an assignment before the test.
+
+    return h_any((B for h1 in (charged(ctx, S, w, s),) if h1 for h2 in (P,) for x in h1))
+ -> h1 = S
+    (the budget spent as above)
+    if h1:
+        h2 = P
+        for x in h1:
+            if B:
+                return True
+    return False
 """
 
 from __future__ import annotations
@@ -64,6 +80,11 @@ def _block(statements: list, fresh, plain) -> list:
         if type(statement) is py.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is py.Name:
             name = statement.targets[0].id
             lowered = _assigned(name, statement.value, fresh, as_tuple=name not in plain)
+            if lowered is not None:
+                out.extend(lowered)
+                continue
+        if type(statement) is py.Return and statement.value is not None:
+            lowered = _returned(statement.value, fresh)
             if lowered is not None:
                 out.extend(lowered)
                 continue
@@ -157,3 +178,91 @@ def _assign(name, value):
 
 def _load(name):
     return py.Name(id=name, ctx=py.Load())
+
+
+#: the truth folds of generated code (codegen_loops.py): helper -> (the element's truth that decides, the result then)
+_DECIDING = {"h_any": (True, True), "h_all": (False, False)}
+
+
+def _returned(value, fresh):
+    """The statements that return what the truth fold `value` gives (`h_any(...)`, `h_all(...)`, or
+    `not` of one) as loops that stop at the deciding element, or None for any other value; a `let`
+    at the head of the value becomes an assignment before the rest is returned."""
+    lets, rest = _lets(value)
+    if lets:
+        return lets + (_returned(rest, fresh) or [py.Return(value=rest)])
+    negated = type(value) is py.UnaryOp and type(value.op) is py.Not
+    fold = value.operand if negated else value
+    if not (type(fold) is py.Call and type(fold.func) is py.Name and fold.func.id in _DECIDING
+            and len(fold.args) == 1 and not fold.keywords and type(fold.args[0]) is py.GeneratorExp):
+        return None
+    comprehension = fold.args[0]
+    if not _lowerable(comprehension.generators):
+        return None
+    deciding, result = _DECIDING[fold.func.id]
+    if negated:
+        result = not result
+    lets, test = _lets(comprehension.elt)
+    if not deciding:
+        test = py.UnaryOp(op=py.Not(), operand=test)
+    decide = lets + [py.If(test=test, body=[py.Return(value=py.Constant(result))], orelse=[])]
+    return _loops(comprehension.generators, decide, fresh) + [py.Return(value=py.Constant(not result))]
+
+
+def _lowerable(generators) -> bool:
+    """True when every loop of a comprehension can be a statement: a plain target (a local, or a
+    tuple of them for a one-element loop binding parts worked out once)."""
+    for loop in generators:
+        if loop.is_async:
+            return False
+        target = loop.target
+        if not (type(target) is py.Name or (_binding(loop) and type(target) is py.Tuple
+                                             and all(type(n) is py.Name for n in target.elts))):
+            return False
+    return True
+
+
+def _loops(generators, innermost: list, fresh) -> list:
+    """The comprehension's loops as statements around `innermost`: a loop over a charged source
+    spends its budget before its first element, a one-element loop is an assignment, each
+    condition an `if` (the same parts worked out in the same order as the comprehension)."""
+    loop = generators[0]
+    body = _loops(generators[1:], innermost, fresh) if len(generators) > 1 else innermost
+    for condition in reversed(loop.ifs):
+        body = [py.If(test=condition, body=body, orelse=[])]
+    target = loop.target
+    if type(loop.iter) is py.Tuple and len(loop.iter.elts) == 1:
+        part = loop.iter.elts[0]
+        spent = _charged(part)
+        if spent is not None and type(target) is py.Name:  # `for h1 in (charged(...),)`: the source, held
+            ctx, elements, cost, span = spent
+            held = _assigned(target.id, elements, fresh, as_tuple=False) or [_assign(target.id, elements)]
+            return held + _spend(ctx, target.id, cost, span) + body
+        return [py.Assign(targets=[target], value=part)] + body
+    spent = _charged(loop.iter)
+    if spent is None:
+        return [py.For(target=target, iter=loop.iter, body=body, orelse=[])]
+    ctx, elements, cost, span = spent
+    held = fresh.name()
+    source = _assigned(held, elements, fresh, as_tuple=False) or [_assign(held, elements)]
+    return source + _spend(ctx, held, cost, span) + [py.For(target=target, iter=_load(held), body=body, orelse=[])]
+
+
+def _lets(test):
+    """(assignments, the rest of the test) of a test whose head binds `let` names as generated:
+    `((v := A) or True) and B` is `v = A`, then the test `B`."""
+    lets = []
+    while (type(test) is py.BoolOp and type(test.op) is py.And and len(test.values) >= 2
+           and _let_binding(test.values[0])):
+        named = test.values[0].values[0]
+        lets.append(py.Assign(targets=[py.Name(id=named.target.id, ctx=py.Store())], value=named.value))
+        rest = test.values[1:]
+        test = rest[0] if len(rest) == 1 else py.BoolOp(op=py.And(), values=rest)
+    return lets, test
+
+
+def _let_binding(node) -> bool:
+    """`(v := A) or True`: always true, `v` bound."""
+    return (type(node) is py.BoolOp and type(node.op) is py.Or and len(node.values) == 2
+            and type(node.values[0]) is py.NamedExpr and type(node.values[1]) is py.Constant
+            and node.values[1].value is True)
