@@ -41,6 +41,7 @@ from boardrule.dsl.types import NUM
 from boardrule.interpreter.compiler import hoisting, lowering, pycode, truth
 from boardrule.interpreter.compiler import codegen_directions
 from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
+from boardrule.interpreter.compiler.codegen_index import IndexGeneration
 from boardrule.interpreter.compiler.codegen_loops import HELPERS, LoopGeneration
 from boardrule.interpreter.compiler.codegen_masks import HELPERS as MASK_HELPERS, MaskGeneration
 from boardrule.interpreter.compiler.rewrites.tree import NOT_LITERAL, literal_value
@@ -94,7 +95,7 @@ def _remainder(dividend, divisor, span):
     return dividend % divisor
 
 
-class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration):
+class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration, IndexGeneration):
     """The generation of one rule: its expression, its constants, its temporaries and its loops."""
 
     def __init__(self, compiler):

@@ -263,6 +263,9 @@ class LoopGeneration:
         by_sets = fastpaths.cell_filter(self.compiler, node, split=False)  # a generated `and` splits
         if by_sets is not None:
             return self.closure_call(by_sets, node)
+        indexed = self.indexed_list(node)  # a fixed list's cells at one position (codegen_index.py)
+        if indexed is not None:
+            return indexed
         made = self.loop(node.source, node.condition)
         if made is None:
             return self.fallback(node)

@@ -46,6 +46,8 @@ class ExprCompiler:
         self._remembers: dict = {}  # definition -> whether it is remembered per state
         self._fixed: dict = {}
         self.reads_it_of: dict = {}  # definition -> whether its body reads the caller's `it` (codegen_loops)
+        # (id of a fixed table of cells, a position) -> (the table, its cells grouped by it) (codegen_index.py)
+        self.position_indexes: dict = {}
         # the move parameters, read from the context's locals, whose values are sure to be cells (the
         # action being compiled: its parameters' lists and `when`, game._actions)
         self.sure_locals = frozenset()

@@ -115,6 +115,14 @@ def _filter_of(value):
     return None
 
 
+def _lookup_of(value):
+    """`LOOKUP if charged(...) else ()` (codegen_index.py), or None."""
+    if (type(value) is py.IfExp and _charged(value.test) is not None and type(value.orelse) is py.Tuple
+            and not value.orelse.elts):
+        return value
+    return None
+
+
 def _charged(node):
     """`charged(ctx, elements, cost, span)` as (ctx, elements, cost, span), or None."""
     if (type(node) is py.Call and type(node.func) is py.Name and node.func.id == CHARGED and len(node.args) == 4
@@ -126,6 +134,13 @@ def _charged(node):
 def _assigned(name: str, value, fresh, as_tuple=True):
     """The statements that leave in `name` what the filter `value` gives, or None for any other value;
     without `as_tuple`, the filter's elements as a list (a local only its own filter reads)."""
+    looked_up = _lookup_of(value)
+    if looked_up is not None:  # `LOOKUP if charged(ctx, S, w, s) else ()`: a filter answered by an index
+        ctx, elements, cost, span = looked_up.test.args
+        held = fresh.name()
+        statements = _assigned(held, elements, fresh, as_tuple=False) or [_assign(held, elements)]
+        return statements + _spend(ctx, held, cost, span) + [
+            py.If(test=_load(held), body=[_assign(name, looked_up.body)], orelse=[_assign(name, looked_up.orelse)])]
     comprehension = _filter_of(value)
     if comprehension is None:
         return None
