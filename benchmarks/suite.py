@@ -26,7 +26,8 @@ from boardrule.interpreter.lab import bench
 HERE = Path(__file__).resolve().parent
 SUITE = HERE.parent / "tests" / "suite"
 #: suite pack -> its hand-written version in benchmarks/
-HANDWRITTEN = {"gomoku": "handwritten_gomoku.py", "breakthrough": "handwritten_breakthrough.py"}
+HANDWRITTEN = {"gomoku": "handwritten_gomoku.py", "breakthrough": "handwritten_breakthrough.py",
+               "majority": "handwritten_majority.py"}
 TARGET = 3.0
 
 
