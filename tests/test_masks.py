@@ -14,6 +14,7 @@ from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.agents import make_agent
 from boardrule.interpreter.api import evaluate, new_game, open_game
 from boardrule.interpreter.compiler import exprs
+from boardrule.interpreter.compiler.codegen_masks import MaskGeneration
 from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.records.positions import apply_position
 from boardrule.interpreter.runtime import flow
@@ -114,6 +115,17 @@ LARGE = KINDS.replace("square 5 x 4", "square 8 x 5")
 QUESTIONS_LARGE = ["cells where empty", "cells where kind == mark", "cells where not (kind == ring) and y > 1",
                    "cells where tall or kind == none", "mine(me)", "[c.x for c in cells where kind in [ring, wall]]",
                    "cells where kind in [cross, ring, wall]"]
+# next to a cell where a kind condition holds, read from the masks of the table's cells; the work is
+# charged by budget.py's rule for lists (the board's cells times the condition's weight, and the neighbour
+# test's table size times its weight for each cell where the conditions before it hold), which is what the
+# generated list form charges where the pack compiled to one before (True: compared), a closure otherwise
+QUESTIONS_NEAR = [("cells where empty and any(adjacent, kind == mark)", True),
+                  ("count(cells where any(adjacent, kind == mark))", True),
+                  ("cells where any(surrounding, kind in [ring, wall]) and occupied", False),
+                  ("cells where empty and any(adjacent, not (kind == cross))", False),
+                  ("count(cells where occupied and any(surrounding, kind == cross) and any(adjacent, empty))", False),
+                  ("any(cells where empty and any(adjacent, kind == ring and not tall))", False),
+                  ("none(cells, tall and any(surrounding, kind == mark))", False)]
 
 
 # each player with a board of their own: `me.cells` and `p.cells` are the masks of another board
@@ -155,6 +167,39 @@ def test_a_rule_asked_through_the_masks_answers_and_charges_as_its_list_form(que
             spent.append(before - s.meter.left)
         assert answers[0] == answers[1], question
         assert spent[0] == spent[1], question
+
+
+@pytest.mark.parametrize("question, same_charge", QUESTIONS_NEAR)
+@pytest.mark.parametrize("text", [LARGE, KINDS])
+def test_next_to_a_kind_answers_and_charges_as_its_generated_list_form(question, same_charge, text, monkeypatch):
+    game = compile_game(load_pack_text(text, "kinds.pack"))
+    chooser = random.Random(question)
+    for _ in range(12):
+        state = flow.initial_state(game, 2, seed=1, meter=Meter(operation=10 ** 9, game=10 ** 12))
+        for _ in range(chooser.randrange(30)):
+            if state.phase == "over":
+                break
+            seat = flow.waiting(state)[0]
+            moves = flow.legal_moves(game, state, seat)
+            state = flow.apply(game, state, moves[chooser.randrange(len(moves))])
+        answers = []
+        for near in (True, False):
+            if not near:  # the neighbour test asked per cell, as the list form asks it
+                monkeypatch.setattr(MaskGeneration, "near_mask", lambda self, node, masks: None)
+            before = state.meter.left
+            answers.append((evaluate(game, state, question, seat=1)[0], before - state.meter.left))
+            monkeypatch.undo()
+        assert answers[0][0] == answers[1][0], question
+        if same_charge:
+            assert answers[0][1] == answers[1][1], question
+
+
+def test_next_to_a_kind_is_read_from_the_masks():
+    game, _ = _games(LARGE)
+    state = new_game(game, players=2)
+    forget_masks(state)
+    evaluate(game, state, "cells where empty and any(adjacent, kind == cross)")
+    assert state.masks is not None  # (the list form builds no masks: this fails without the mask form)
 
 
 def test_a_rule_reads_the_masks_when_it_asks_a_shape_of_a_kind():

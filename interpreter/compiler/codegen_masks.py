@@ -26,8 +26,8 @@ import ast as py
 from itertools import compress
 
 from boardrule.dsl import ast as nodes
-from boardrule.dsl.resolution import (Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar, Prop,
-                                      Record, Self, Shape, Symbol, Value)
+from boardrule.dsl.resolution import (Aggregate, Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar,
+                                      Prop, Record, Relative, Self, Shape, Symbol, Value)
 from boardrule.interpreter.compiler import fastpaths
 from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.runtime.budget import weight
@@ -96,8 +96,37 @@ def _cells_of_mask(mask, cells):
     return tuple(compress(cells, format(mask, "b")[::-1].encode().translate(_BITS_AS_BYTES)))
 
 
+def _near_cells(mask, near):
+    """The cells with a cell of `mask` among their related cells, `near[i]` the mask of cell i's (a
+    table whose cells are each other's: the cells next to `mask` are those its cells are next to)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= near[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _degree_sum(mask, degrees):
+    """How many related cells the cells of `mask` have in all (`degrees`: ((n, the cells with n)...))."""
+    return sum(n * (mask & cells).bit_count() for n, cells in degrees)
+
+
+def _symmetric_masks(related, size):
+    """Per cell of the grid, the mask of its related cells, when every cell is related to those related
+    to it (and all are on the grid); else None."""
+    masks = [0] * size
+    for cell in range(size):
+        for other in related[cell]:
+            if other >= size or cell not in related[other]:
+                return None
+            masks[cell] |= 1 << other
+    return tuple(masks)
+
+
 HELPERS = {"board_masks": _board_masks, "charged_mask": _charged_mask, "kinds_mask": _kinds_mask, "h_int": int,
-           "h_bits": int.bit_count, "cells_of_mask": _cells_of_mask}
+           "h_bits": int.bit_count, "cells_of_mask": _cells_of_mask, "near_cells": _near_cells,
+           "degree_sum": _degree_sum}
 
 
 def _load(name: str) -> py.Name:
@@ -242,13 +271,23 @@ class MaskGeneration:
             return None
         parameter = cell[1] if cell is not None else None
         static, dynamic = [], []
-        for part in _conjuncts(condition):
+        parts = _conjuncts(condition)
+        for part in parts:
             (static if _judged_by_the_grid(self.compiler.resolved, part, parameter) else dynamic).append(part)
         masks = self.board_masks(board)
         full = py.Constant((1 << self.compiler.game.grid.size) - 1)
-        mask = None
-        for part in dynamic:
-            part_mask = self.condition_mask(part, masks, full)
+        mask, asked = None, []  # asked: the units the neighbour tests charge, as the list form asks them
+        for position, part in enumerate(parts):
+            if part in static:
+                continue
+            near = self.near_mask(part, masks) if cell is None and not set_path else None
+            if near is not None:
+                part_mask, degrees, units = near
+                before = self.conjunction_mask(parts[:position], static, masks, full, tables)
+                asked.append(py.BinOp(left=_call(_load("degree_sum"), before, self.constant(degrees, "g")),
+                                      op=py.Mult(), right=py.Constant(units)))
+            else:
+                part_mask = self.condition_mask(part, masks, full)
             if part_mask is None:
                 return None
             mask = part_mask if mask is None else py.BinOp(left=mask, op=py.BitAnd(), right=part_mask)
@@ -257,6 +296,8 @@ class MaskGeneration:
         costs = tuple(cells if set_path else len(entry) * weight(condition) for entry in tables)
         if cell is None:  # the whole board: one mask, one cost
             base, cost = py.Constant(statics[0]), py.Constant(costs[0])
+            for units in asked:
+                cost = py.BinOp(left=cost, op=py.Add(), right=units)
         else:
             index = cell[0] if self.compiler.game.boards == 1 else py.BinOp(
                 left=cell[0], op=py.BitAnd(), right=py.Constant(CELL_MASK))
@@ -267,6 +308,50 @@ class MaskGeneration:
         elif cell is not None or statics[0] != full.value:  # (a condition's mask holds only the board's cells)
             mask = py.BinOp(left=mask, op=py.BitAnd(), right=base)
         return _call(_load("charged_mask"), _load("ctx"), mask, cost, self.constant(span, "s"))
+
+    def near_mask(self, node, masks):
+        """`any(T, C)` or `any(T where C)` of the cell tested, T a cell table of the grid whose cells
+        are each other's (`adjacent`, `surrounding`), C a condition the kind alone decides: (the mask
+        of the cells with a cell of T where C holds, the board's cells by their number in T as
+        ((n, mask), ...), the units the list form charges per cell of T it asks); else None."""
+        compiler = self.compiler
+        resolved = compiler.resolved
+        if resolved.get(node) != Aggregate("any") or node.kwargs or len(node.args) not in (1, 2):
+            return None
+        if len(node.args) == 2:  # (the form rewrites/aggregates.py gives `any(adjacent where C)`)
+            table, test = node.args
+        elif type(node.args[0]) is nodes.Where:
+            table, test = node.args[0].source, node.args[0].condition
+        else:
+            return None
+        relative = resolved.find(table, Relative) if type(table) is nodes.Name else None
+        if relative is None or relative.name not in _GRID_TABLES:
+            return None
+        grid = compiler.game.grid
+        related = _GRID_TABLES[relative.name](grid)
+        near = _symmetric_masks(related, grid.size)
+        if near is None:
+            return None
+        full = py.Constant((1 << grid.size) - 1)
+        test_mask = self.condition_mask(test, masks, full)
+        if test_mask is None:
+            return None
+        by_count: dict = {}
+        for cell in grid.cells:
+            by_count[len(related[cell])] = by_count.get(len(related[cell]), 0) | 1 << cell
+        degrees = tuple(sorted(by_count.items()))
+        return _call(_load("near_cells"), test_mask, self.constant(near, "g")), degrees, weight(test)
+
+    def conjunction_mask(self, parts, static, masks, full, tables):
+        """The mask of the board's cells where every condition of `parts` holds (those of `static` judged
+        now from the grid, the others read from the masks as `filter_mask` reads them)."""
+        mask = py.Constant(self.static_masks(tables, [p for p in parts if p in static], None)[0])
+        for part in parts:
+            if part not in static:
+                near = self.near_mask(part, masks)
+                part_mask = near[0] if near is not None else self.condition_mask(part, masks, full)
+                mask = py.BinOp(left=mask, op=py.BitAnd(), right=part_mask)
+        return mask
 
     def board_masks(self, board):
         """The board's masks: read once at the function's start for the current board or a fixed one
