@@ -12,10 +12,19 @@ set, the generated code reads the masks instead of making a list:
   `not` the board's other cells;
 * `fits(shape, M)`, M such a mask, is the shape's placement table asked with
   the mask (shapes.py: a few shifts per orientation), with no list of cells
-  made between.
+  made between;
+* in a whole board's filter, a condition `any(T, C)` (or `any(T where C)`)
+  of the cell tested, T a cell table whose cells are each other's
+  (`adjacent`, `surrounding`) and C a condition on kinds, is the mask of
+  the cells next to C's cells: the union of T's masks of C's cells, one per
+  cell of C's mask (`near_cells`).
 
 The work budget is charged as the filter's own code charges it (a board's
-cells per filter, budget.py), so a rule spends the same whichever form runs.
+cells per filter, budget.py), so a rule spends the same whichever form runs;
+a neighbour test charges as its list is asked: its table's cells times its
+condition's weight for each cell where the conditions before it in the
+filter hold (`degree_sum`: the cells of a mask counted by their number of
+related cells).
 Anything else is generated as a list (codegen_loops.py); the semantics are
 the same, node by node (tests/test_masks.py, tests/test_reference.py).
 """
