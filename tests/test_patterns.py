@@ -170,9 +170,30 @@ def test_a_search_remembers_potentials_only_while_it_runs(tmp_path):
     assert patterns._MEMO[0] is None
     with patterns.remembering():
         first = patterns.potential(game, state, 0)
-        assert len(patterns._MEMO[0]) == 1
+        assert len([key for key in patterns._MEMO[0] if key[0] not in ("nearest", "stranded")]) == 1
         assert patterns.potential(game, state, 0) == first
     assert patterns._MEMO[0] is None
+
+
+def test_a_search_remembers_a_boards_nearest_placements_and_stranded_pieces_charging_them_each_time(tmp_path):
+    game = _huts(tmp_path)
+    state = _with(game, [("a", 0), ("b", 1), ("b", 6)])
+    shapes = list(game.shapes.values())
+    found = []
+    for remember in (False, True):
+        outer = patterns._MEMO[0]
+        patterns._MEMO[0] = {} if remember else None
+        try:
+            before = state.meter.left
+            answers = [patterns._nearest(game, state, 0, shape, 2) for shape in shapes * 2]
+            answers.append(patterns.stranded_pieces(game, state, 0, shapes))
+            answers.append(patterns.stranded_pieces(game, state, 0, shapes))
+            found.append((answers, before - state.meter.left))
+            if remember:
+                assert any(key[0] == "nearest" for key in patterns._MEMO[0])
+        finally:
+            patterns._MEMO[0] = outer
+    assert found[0] == found[1]
 
 
 def _stranded_by_definition(game, kinds, shapes):

@@ -35,7 +35,10 @@ Each unit of this work is charged to the position's budget meter, so a
 search that counts work stays deterministic. A search may remember the
 potentials it works out (`remembering`): positions that look the same (the
 boards, variables and points) get the one worked out first, which is the
-same whatever the process, as each search remembers its own.
+same whatever the process, as each search remembers its own; and the
+nearest placements and stranded pieces of a board, which its kinds alone
+decide (no legend), are remembered per board, their work still charged
+each time they are asked.
 """
 
 from __future__ import annotations
@@ -170,12 +173,23 @@ def _each_choice(ctx, action, start, stop, prefix, visit):
 def _nearest(game, state, seat, shape, limit):
     """(cells, unmet (cell, kind) pairs) of the placement of `shape` on the seat's board with the fewest
     unmet slots, each of them empty and fillable by its kind, at least one slot met; None if there is
-    none with 1 to `limit` unmet slots (a complete one is a move already, judged as such)."""
+    none with 1 to `limit` unmet slots (a complete one is a move already, judged as such). Without a
+    legend the answer depends on the board's kinds alone: a search remembers it per board."""
     board = game.board_of_seat(seat)
-    base = board << CELL_BITS
     kinds = state.kind[board]
     placements = game.placement_table(shape).placements
     state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+    memo = _MEMO[0]
+    if memo is None or game.legends.get(shape.name):
+        return _nearest_placement(game, state, seat, shape, limit, board, kinds, placements)
+    key = ("nearest", shape.name, limit, board, tuple(kinds))
+    if key not in memo:
+        memo[key] = _nearest_placement(game, state, seat, shape, limit, board, kinds, placements)
+    return memo[key]
+
+
+def _nearest_placement(game, state, seat, shape, limit, board, kinds, placements):
+    base = board << CELL_BITS
     known = game.static_attrs
     legend = game.legends.get(shape.name)
     test = game.slot_test(shape, Ctx(game, state, PLAYERS[seat]), base) if legend else None
@@ -203,13 +217,29 @@ def stranded_pieces(game, state, seat, shapes) -> int:
     """How many pieces on the seat's board are of a kind one of `shapes` asks for, yet no placement of
     any of them can use: in each placement covering the piece with a slot that takes it, another slot
     holds a piece it does not take. (A shape whose slots are judged by a legend's rules asks for no
-    kind of its own; the pieces its placements can use are not stranded.)"""
+    kind of its own; the pieces its placements can use are not stranded.) Without legends the answer
+    depends on the board's kinds alone: a search remembers it per board."""
     board = game.board_of_seat(seat)
     kinds = state.kind[board]
+    shapes = tuple(shapes)
+    memo = _MEMO[0]
+    if memo is None or any(game.legends.get(shape.name) for shape in shapes):
+        return _stranded(game, state, seat, shapes, board, kinds)
+    for shape in shapes:  # the work of each shape, charged as `_stranded` charges it (no legend: nothing else)
+        placements = game.placement_table(shape).placements
+        state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+    key = ("stranded", tuple(shape.name for shape in shapes), board, tuple(kinds))
+    if key not in memo:
+        memo[key] = _stranded(game, state, seat, shapes, board, kinds, charged=True)
+    return memo[key]
+
+
+def _stranded(game, state, seat, shapes, board, kinds, charged=False) -> int:
     asked, usable = set(), set()
     for shape in shapes:
         placements = game.placement_table(shape).placements
-        state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+        if not charged:
+            state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
         if game.legends.get(shape.name):
             test = game.slot_test(shape, Ctx(game, state, PLAYERS[seat]), board << CELL_BITS)
             usable.update(_usable_by_legend(placements, kinds, test))
