@@ -113,6 +113,50 @@ def test_returned_folds_become_loops_that_stop_early(source, expected):
     assert _lowered(source) == expected
 
 
+CHECKED = "x = a + b if -9007199254740991 <= a + b <= 9007199254740991 else out_of_range(a + b, s)"
+
+
+@pytest.mark.parametrize("source, expected", [
+    # the range check of a sum written out three times (as in a loop's iterable) holds the sum once
+    (CHECKED, "x = f1 if -9007199254740991 <= (f1 := (a + b)) <= 9007199254740991 else out_of_range(f1, s)"),
+    # inside a comprehension, where `:=` may not be, it stays as it is
+    ("x = [e for e in y if (a + e if -9007199254740991 <= a + e <= 9007199254740991 else out_of_range(a + e, s)) > 2]",
+     "x = [e for e in y if (a + e if -9007199254740991 <= a + e <= 9007199254740991 else out_of_range(a + e, s)) > 2]"),
+])
+def test_a_checked_sum_is_worked_out_once_outside_comprehensions(source, expected):
+    body = _negative_constants(ast.parse(source)).body
+    module = ast.Module(body=lowering.lower_filters(body, set()), type_ignores=[])
+    assert ast.unparse(ast.fix_missing_locations(module)) == expected
+
+
+def _negative_constants(tree):
+    """`-N` as the one constant generated code holds (Python's parser reads it as a negation)."""
+    class Fold(ast.NodeTransformer):
+        def visit_UnaryOp(self, node):
+            if type(node.op) is ast.USub and type(node.operand) is ast.Constant:
+                return ast.Constant(-node.operand.value)
+            return self.generic_visit(node)
+    return Fold().visit(tree)
+
+
+@pytest.mark.parametrize("a", [0, 9007199254740990, -9007199254740991])
+def test_a_checked_sum_held_once_gives_the_same_value_and_error(a):
+    def run(lower):
+        body = _negative_constants(ast.parse(CHECKED + "\nreturn x")).body
+        if lower:
+            body = lowering.lower_filters(body, set())
+        constants = {**HELPERS, "a": a, "b": 2, "s": "span s", "out_of_range": _out_of_range}
+        try:
+            return pycode.make_function("run", [], body, constants)()
+        except ValueError as error:
+            return str(error)
+    assert run(True) == run(False)
+
+
+def _out_of_range(value, span):
+    raise ValueError(f"{value} out of range at {span}")
+
+
 def _run_returned(source: str, lower: bool, budget: int, a: int, cells: tuple):
     """(the value returned, the units left) after `source` runs, or (the error's span, None)."""
     body = ast.parse(source).body

@@ -53,6 +53,11 @@ tested body becomes an assignment before the test.
             if B:
                 return True
     return False
+
+Last, outside comprehensions a range check that the generator wrote with
+its value three times (it must, inside a loop's iterable, where Python
+refuses `:=`) holds the value once: `t if -M <= (t := V) <= M else
+out_of_range(t, s)`.
 """
 
 from __future__ import annotations
@@ -71,7 +76,10 @@ def lower_filters(statements: list, constants=(), plain=()) -> list:
     constants (no local takes one); `plain`: locals the function only iterates and counts, which
     may hold a list instead of the tuple a filter's value is (a lister's lists of values)."""
     fresh = Fresh(statements, constants, prefix="f")
-    return _block(statements, fresh, frozenset(plain))
+    lowered = _block(statements, fresh, frozenset(plain))
+    for statement in lowered:
+        _hold_checked_arithmetic(statement, fresh)
+    return lowered
 
 
 def _block(statements: list, fresh, plain) -> list:
@@ -281,3 +289,44 @@ def _let_binding(node) -> bool:
     return (type(node) is py.BoolOp and type(node.op) is py.Or and len(node.values) == 2
             and type(node.values[0]) is py.NamedExpr and type(node.values[1]) is py.Constant
             and node.values[1].value is True)
+
+
+#: what a loop's iterable may not hold, so the generator writes a checked sum twice there (codegen.py)
+_NO_WALRUS = (py.ListComp, py.GeneratorExp, py.SetComp, py.DictComp, py.Lambda)
+#: the range check's helper (codegen.py) and its bounds
+_RAISING = "out_of_range"
+
+
+def _hold_checked_arithmetic(node, fresh) -> None:
+    """Outside comprehensions, `V if -M <= V <= M else out_of_range(V, s)`, V written out three times
+    (as the generator writes it inside a loop's iterable, where `:=` is refused), becomes
+    `t if -M <= (t := V) <= M else out_of_range(t, s)`: V worked out once (it is pure)."""
+    for field, value in py.iter_fields(node):
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, py.AST) and not isinstance(item, _NO_WALRUS):
+                    value[i] = _held(item, fresh)
+                    _hold_checked_arithmetic(value[i], fresh)
+        elif isinstance(value, py.AST) and not isinstance(value, _NO_WALRUS):
+            held = _held(value, fresh)
+            setattr(node, field, held)
+            _hold_checked_arithmetic(held, fresh)
+
+
+def _held(node, fresh):
+    """`node` with V held once if it is the range check of V written out three times; else `node`."""
+    if not (type(node) is py.IfExp and type(node.test) is py.Compare and len(node.test.ops) == 2
+            and all(type(op) is py.LtE for op in node.test.ops) and type(node.test.left) is py.Constant
+            and len(node.test.comparators) == 2 and type(node.test.comparators[1]) is py.Constant
+            and type(node.orelse) is py.Call and type(node.orelse.func) is py.Name
+            and node.orelse.func.id == _RAISING and len(node.orelse.args) == 2):
+        return node
+    value = node.test.comparators[0]
+    shape = py.dump(value)
+    if type(value) is py.Name or py.dump(node.body) != shape or py.dump(node.orelse.args[0]) != shape:
+        return node
+    held = fresh.name()
+    node.test.comparators[0] = py.NamedExpr(target=py.Name(id=held, ctx=py.Store()), value=value)
+    node.body = _load(held)
+    node.orelse.args[0] = _load(held)
+    return node
