@@ -169,5 +169,22 @@ def test_the_suite_benchmark_prints_every_suite_pack_and_the_hand_written_ratios
     packs = sorted(p.stem for p in (REPO / "tests" / "suite").glob("*.pack"))
     assert [row["pack"] for row in result["suite"]] == packs
     assert all(row["games"] >= 1 and row["moves_per_game"] > 0 for row in result["suite"])
-    assert [row["pack"] for row in result["handwritten"]] == ["gomoku", "breakthrough"]
+    assert [row["pack"] for row in result["handwritten"]] == ["gomoku", "breakthrough", "majority"]
     assert all(row["ratio"] > 0 for row in result["handwritten"])
+
+
+def test_the_hand_written_majority_game_scores_regions_as_the_pack_does():
+    spec = importlib.util.spec_from_file_location("handwritten_majority", REPO / "benchmarks" / "handwritten_majority.py")
+    majority = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(majority)
+    board = [None] * 36
+    for cell in (0, 1, 7):  # three in the north-west, for the first player
+        board[cell] = 0
+    board[6] = 1
+    for cell, player in ((3, 0), (4, 1)):  # one each in the north-east: a tie
+        board[cell] = player
+    worth, scores = list(majority.WORTH), [0, 0]
+    majority.score_regions(board, worth, scores)
+    assert scores == [8 + 3, 3] and worth == [7, 5, 5, 4]  # the tie shares 6, rounded down; the empty regions keep theirs
+    assert majority.legal_squares(board, 1) == [5, 10, 12]  # empty, next to one of the second player's cubes
+    assert majority.play_game(0) == 18
