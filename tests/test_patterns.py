@@ -73,6 +73,8 @@ def test_a_pattern_one_piece_from_complete_is_worth_more_than_one_two_pieces_fro
     assert patterns.potential(game, far, 0) == 5 * patterns.DISCOUNT ** 2
     assert patterns.potential(game, nothing, 0) == 0  # no pattern begun
     assert patterns.potential(game, near, 0, discount=0) == 0
+    assert patterns.potential(game, far, 0, limit=1) == 0  # two missing: no pattern begun for `missing=1`
+    assert evaluation.totals(game, far, ahead=False, missing=1) == {0: 0}
     judged = {name: evaluation.evaluate(game, state, 0, ahead=False) for name, state in
               (("near", near), ("far", far), ("nothing", nothing))}
     assert judged["near"] > judged["far"] > judged["nothing"]

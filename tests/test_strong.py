@@ -47,6 +47,9 @@ def test_strong_settings():
             parse_settings(bad)
         assert info.value.diagnostic.code == "E005", bad
     assert parse_settings("stranded=0:shapes=0") == {"stranded": 0.0, "shapes": 0.0}  # 0 turns a term off
+    assert parse_settings("missing=3") == {"missing": 3}
+    with pytest.raises(UsageError, match="missing must be 1 to"):
+        parse_settings("missing=0")
     with pytest.raises(UsageError, match="stranded must be a number, 0 or more, not -1"):
         parse_settings("stranded=-1")
 

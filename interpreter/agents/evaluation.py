@@ -67,14 +67,16 @@ def hint(game, state, seat) -> float:
 
 
 def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1,
-           discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED) -> dict:
+           discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED,
+           missing: int = patterns.MAX_MISSING) -> dict:
     """Every player's judged total: score now + hint + shape potential (`discount` 0: none; `stranded`
-    points off per stranded piece) (+ the next mover's best gain within `reach` of its own decisions in a row)."""
+    points off per stranded piece; patterns with at most `missing` unmet slots) (+ the next mover's best
+    gain within `reach` of its own decisions in a row)."""
     out = scores_now(game, state)
     if state.phase == "over":
         return {seat: float(points) for seat, points in out.items()}
     result = {seat: points + hint(game, state, seat)
-              + patterns.potential(game, state, seat, discount, stranded=stranded)
+              + patterns.potential(game, state, seat, discount, missing, stranded=stranded)
               for seat, points in out.items()}
     if ahead:
         waiting = flow.waiting(state)
@@ -121,11 +123,12 @@ def after_move(game, state, move):
 
 
 def judge_move(game, world, seat, move, rng=None, sample: int = NEXT_SAMPLE, reach: int = 2,
-               discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED) -> float:
+               discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED,
+               missing: int = patterns.MAX_MISSING) -> float:
     """A move's value for `seat`: the evaluation of the position at the next decision, with the next
     mover's best gain within `reach` decisions (`world` must hold nothing the seat may not see)."""
     return evaluate(game, after_move(game, world, move), seat, rng, sample, reach > 0, max(reach, 1), discount,
-                    stranded)
+                    stranded, missing)
 
 
 def value(game, judged: dict, seat) -> float:
@@ -137,6 +140,7 @@ def value(game, judged: dict, seat) -> float:
 
 
 def evaluate(game, state, seat, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1,
-             discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED) -> float:
+             discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED,
+             missing: int = patterns.MAX_MISSING) -> float:
     """The value of `state` for `seat` (see the module's docstring)."""
-    return value(game, totals(game, state, rng, sample, ahead, reach, discount, stranded), seat)
+    return value(game, totals(game, state, rng, sample, ahead, reach, discount, stranded, missing), seat)

@@ -69,7 +69,7 @@ from boardrule.interpreter.runtime.values import RuleError
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
 DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": "auto", "playout": 1, "c": 0.7,
             "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1,
-            "shapes": patterns.DISCOUNT, "stranded": patterns.STRANDED}
+            "shapes": patterns.DISCOUNT, "stranded": patterns.STRANDED, "missing": patterns.MAX_MISSING}
 MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
@@ -254,7 +254,8 @@ class SearchAgent:
         for index, move in enumerate(judged):
             try:
                 value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0,
-                                              discount=self.shapes if full else 0, stranded=self.stranded)
+                                              discount=self.shapes if full else 0, stranded=self.stranded,
+                                              missing=self.missing)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))
@@ -330,7 +331,7 @@ class SearchAgent:
                 played.append(move)
             state = flow.apply_in_place(game, state, move)
             steps += 1
-        return rewards(game, state, rng, self.reach, self.shapes, self.stranded)
+        return rewards(game, state, rng, self.reach, self.shapes, self.stranded, self.missing)
 
     def _mast_pick(self, moves, mast, rng):
         """A move drawn with odds exp(mean reward / temperature), over at most MAST_SAMPLE moves drawn
@@ -427,7 +428,7 @@ def _one_tree(index, seed):
 def parse_settings(text: str) -> dict:
     """`2000`, `0.5s`, `work=4000000`, `depth=20`, `trees=4`... joined by `:` -> keyword arguments."""
     settings = {}
-    integers = ("iterations", "work", "playout", "prior", "trees", "jobs", "reach")
+    integers = ("iterations", "work", "playout", "prior", "trees", "jobs", "reach", "missing")
     for part in [p.strip() for p in text.split(":") if p.strip()]:
         key, sep, value = part.partition("=")
         try:
@@ -451,7 +452,7 @@ def parse_settings(text: str) -> dict:
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
                                  "playout, c, widen, prior, trees, jobs, reach, mast, shapes, stranded, "
-                                 "tree (info or open)",
+                                 "missing, tree (info or open)",
                                  code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
