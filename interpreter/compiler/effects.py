@@ -64,6 +64,9 @@ class EffectCompiler:
         self.named = {}  # effect name -> its statements, compiled once
 
     def block(self, stmts):
+        from boardrule.interpreter.compiler import codegen_effects, exprs
+        if exprs.GENERATE and stmts and codegen_effects.writable(self.exprs, stmts):
+            return codegen_effects.generate_effect(self.exprs, stmts)  # one function for the whole block
         compiled = [self.statement(s) for s in stmts]
         local = tuple(dict.fromkeys(s.name for s in stmts if type(s) is nodes.LetStmt))
         if local:

@@ -1,0 +1,160 @@
+"""Effects written out: a block of simple statements generated as one Python function.
+
+A block whose statements are all of the kinds below (as most actions' effects
+are: take pieces off, put one down, set a variable, under conditions) becomes
+one function `effect(ctx)`, its expressions written in place by the rule
+generator (codegen.py) instead of a closure per statement and per expression:
+
+* `remove CELLS` (without `from`): the helper `remove_cells`;
+* `place K at C` (without attributes): the helper `place_piece`, which
+  checks, places and fires the `placed` event as the closure does;
+* `set NAME = V` of a global variable or of the acting player's own;
+* `if C { ... } else if ... else { ... }` of such statements.
+
+A block holding any other statement (a loop, a choice, a `let`...) is
+compiled by effects.py as before. What a rule reads at its start (the
+boards' masks, the acting player's variables: codegen.py's prologue) is read
+again before each statement, as the state changes between them. Same
+statements in the same order, the same helpers' checks and messages: the
+same state, work and errors as the closures (tests/test_codegen_effects.py).
+"""
+
+from __future__ import annotations
+
+import ast as py
+
+from boardrule.dsl import ast as nodes
+from boardrule.dsl.resolution import Global, PlayerVar
+from boardrule.interpreter.compiler import pycode
+from boardrule.interpreter.compiler.effects import PLACED, fire
+from boardrule.interpreter.runtime.state import set_kind
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, RuleError
+
+
+# ------------------------------------------------------------------ helpers the generated code calls
+def _remove_cells(state, value):
+    """`remove CELLS`: every cell of the value (one cell or a list of them) cleared (effects.clear_cell,
+    written out)."""
+    for cell in (value if isinstance(value, tuple) else (value,)):
+        board, index = cell >> CELL_BITS, cell & CELL_MASK
+        set_kind(state, board, index, None)
+        state.owner[board][index] = None
+        state.attrs[board].pop(index, None)
+        state.held[board].pop(index, None)
+
+
+def _place_piece(ctx, what, cell, span):
+    """`place K at C`, as effects.py's closure places it."""
+    if what is None or cell is None:
+        raise RuleError("`place` needs a piece and a cell", span)
+    game = ctx.game
+    if what not in game.static_attrs:
+        raise RuleError(f"`{what}` is not a piece kind, so it cannot be placed", span)
+    board, index = cell >> CELL_BITS, cell & CELL_MASK
+    state = ctx.state
+    if what in game.token_kinds:
+        state.tokens[board][index] = state.tokens[board].get(index, ()) + (what,)
+        return
+    if state.kind[board][index] is not None:
+        raise RuleError(f"{game.grid.name(index)} already holds a piece", span)
+    set_kind(state, board, index, what)
+    state.owner[board][index] = ctx.me
+    if PLACED in game.triggers:  # most packs have no piece that listens
+        fire(ctx, PLACED, {"kind": what, "cell": cell, "player": ctx.me})
+
+
+HELPERS = {"remove_cells": _remove_cells, "place_piece": _place_piece}
+
+
+def _load(name: str) -> py.Name:
+    return py.Name(id=name, ctx=py.Load())
+
+
+def _attr(value: py.expr, name: str, store: bool = False) -> py.Attribute:
+    return py.Attribute(value=value, attr=name, ctx=py.Store() if store else py.Load())
+
+
+def _call(name: str, *args) -> py.Expr:
+    return py.Expr(value=py.Call(func=_load(name), args=list(args), keywords=[]))
+
+
+# ------------------------------------------------------------------ which blocks
+def writable(compiler, statements) -> bool:
+    """True when every statement of the block (and of its branches) is of a kind written here."""
+    return all(_writable(compiler, s) for s in statements)
+
+
+def _writable(compiler, statement) -> bool:
+    kind = type(statement)
+    if kind is nodes.Remove:
+        return statement.source is None
+    if kind is nodes.Place:
+        return not statement.attributes
+    if kind is nodes.Set:
+        found = compiler.resolved.get(statement.target)
+        return statement.target.index is None and (type(found) is Global or found == PlayerVar())
+    if kind is nodes.If:
+        return all(writable(compiler, body) for _, body in statement.branches) and writable(
+            compiler, statement.otherwise)
+    return False
+
+
+# ------------------------------------------------------------------ generation
+def generate_effect(compiler, statements):
+    """`effect(ctx)` for a block `writable` says is, its statements written out in order."""
+    from boardrule.interpreter.compiler.codegen import RuleFunction
+    rule = RuleFunction(compiler)
+    rule.constants.update(HELPERS)
+    body = _block(rule, statements) or [py.Pass()]
+    return pycode.make_function("effect", ["ctx"], rule.finished(body), rule.constants)
+
+
+def _block(rule, statements) -> list:
+    out = []
+    for statement in statements:
+        out.extend(_statement(rule, statement))
+    return out
+
+
+def _expressions(rule, *parts):
+    """(what the rule reads first, as statements; each part written out): read afresh for each statement."""
+    rule.prologue, rule.mask_reads = {}, {}
+    compiler = rule.compiler
+    values = [rule.expr(compiler.rewritten(part)) for part in parts]
+    first = rule.prologue_statements()
+    rule.prologue, rule.mask_reads = {}, {}
+    return first, values
+
+
+def _statement(rule, statement) -> list:
+    kind = type(statement)
+    if kind is nodes.If:
+        return _if(rule, list(statement.branches), statement.otherwise)
+    if kind is nodes.Remove:
+        first, (cells,) = _expressions(rule, statement.target)
+        state = _attr(_load("ctx"), "state")
+        return first + [_call("remove_cells", state, cells)]
+    if kind is nodes.Place:
+        first, (what, cell) = _expressions(rule, statement.kind, statement.at)
+        return first + [_call("place_piece", _load("ctx"), what, cell, rule.constant(statement.span, "s"))]
+    first, (value,) = _expressions(rule, statement.value)  # `set`
+    state = _attr(_load("ctx"), "state")
+    name = statement.target.name
+    if type(rule.compiler.resolved.get(statement.target)) is Global:
+        table = _attr(state, "vars")
+    else:
+        table = py.Subscript(value=_attr(state, "pvars"), slice=_attr(_load("ctx"), "me"), ctx=py.Load())
+    target = py.Subscript(value=table, slice=py.Constant(name), ctx=py.Store())
+    return first + [py.Assign(targets=[target], value=value)]
+
+
+def _if(rule, branches, otherwise) -> list:
+    """`if C1 {...} else if C2 {...} else {...}`: each condition worked out only when the ones before
+    it did not hold (what it reads first, too)."""
+    if not branches:
+        return _block(rule, otherwise)
+    (condition, body), rest = branches[0], branches[1:]
+    first, (test,) = _expressions(rule, condition)
+    then = _block(rule, body) or [py.Pass()]
+    orelse = _if(rule, rest, otherwise)
+    return first + [py.If(test=test, body=then, orelse=orelse)]

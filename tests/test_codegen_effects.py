@@ -1,0 +1,89 @@
+"""Effects written out (interpreter/compiler/codegen_effects.py): a block of simple statements generated as
+one function changes the state, spends the work budget and fails as the closures of effects.py do."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from boardrule.dsl.pack import load_pack_text
+from boardrule.interpreter.api import open_game
+from boardrule.interpreter.compiler import codegen_effects
+from boardrule.interpreter.compiler.game import compile_game
+from boardrule.interpreter.records.serialize import state_to_json
+from boardrule.interpreter.runtime import flow
+from boardrule.interpreter.runtime.budget import Meter
+from boardrule.interpreter.runtime.values import RuleError
+
+HERE = Path(__file__).parent
+PACKS = ["tictactoe", "connect4", "tinytowns", "townies", "villagers",
+         *(str(HERE / "suite" / f"{name}.pack") for name in ("breakthrough", "gomoku", "majority", "kingdom"))]
+
+
+def _both(open_one, monkeypatch):
+    """The game with its simple effects written out, and the same game with every effect a closure."""
+    written = open_one()
+    monkeypatch.setattr(codegen_effects, "writable", lambda compiler, statements: False)
+    closures = open_one()
+    monkeypatch.undo()
+    return written, closures
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_written_effects_make_the_same_games_as_their_closures(pack, monkeypatch):
+    written, closures = _both(lambda: open_game(pack), monkeypatch)
+    low = written.players_range[0]
+    for seed in range(2):
+        chooser = random.Random(seed)
+        states = [flow.initial_state(g, low, seed=seed, meter=Meter(operation=10 ** 9, game=10 ** 12))
+                  for g in (written, closures)]
+        for _ in range(80):
+            if states[0].phase == "over":
+                break
+            seat = flow.waiting(states[0])[0]
+            pick = chooser.randrange(len(flow.legal_moves(written, states[0], seat)))
+            states = [flow.apply(g, s, flow.legal_moves(g, s, seat)[pick]) for g, s in zip((written, closures), states)]
+            assert state_to_json(written, states[0]) == state_to_json(closures, states[1])
+            assert states[0].meter.spent() == states[1].meter.spent()
+
+
+STONES = """\
+game: {id: stones, players: 2}
+board: {grid: square 3 x 3, shared: true}
+pieces:
+  stone: {symbol: S}
+vars:
+  last: none
+actions:
+  put:
+    params: {c: cells}
+    effect: |
+      if c.x == 2 { remove c } elif c.y == 2 { set last = c } else { set last = none }
+      place stone at c
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+"""
+
+
+def test_a_written_effect_fails_as_its_closure_does(monkeypatch):
+    written, closures = _both(lambda: compile_game(load_pack_text(STONES, "stones.pack")), monkeypatch)
+    assert codegen_effects.writable(_compiler(written), _effect_of(written, "put"))  # (else this tests nothing)
+    errors = []
+    for game in (written, closures):
+        state = flow.initial_state(game, 2, seed=0)
+        state = flow.apply(game, state, flow.parse_move(game, state, 0, "put A1"))
+        try:
+            flow.apply(game, state, flow.parse_move(game, state, 1, "put A1"))  # A1 holds a stone already
+        except RuleError as error:
+            errors.append((str(error), error.span))
+    assert len(errors) == 2 and errors[0] == errors[1] and "already holds a piece" in errors[0][0]
+
+
+def _compiler(game):
+    from boardrule.interpreter.compiler.exprs import ExprCompiler
+    return ExprCompiler(game, game.pack.checked)
+
+
+def _effect_of(game, name):
+    return next(a.effect for a in game.model.actions if a.name == name)
