@@ -35,8 +35,8 @@ import ast as py
 from itertools import compress
 
 from boardrule.dsl import ast as nodes
-from boardrule.dsl.resolution import (Aggregate, Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar,
-                                      Prop, Record, Relative, Self, Shape, Symbol, Value)
+from boardrule.dsl.resolution import (Attr, Define, Function, Global, Local, Option, PlayerProp, PlayerVar, Prop,
+                                      Record, Self, Shape, Symbol, Value)
 from boardrule.interpreter.compiler import fastpaths
 from boardrule.interpreter.compiler.rewrites import kinds
 from boardrule.interpreter.runtime.budget import weight
@@ -324,20 +324,12 @@ class MaskGeneration:
         of the cells with a cell of T where C holds, the board's cells by their number in T as
         ((n, mask), ...), the units the list form charges per cell of T it asks); else None."""
         compiler = self.compiler
-        resolved = compiler.resolved
-        if resolved.get(node) != Aggregate("any") or node.kwargs or len(node.args) not in (1, 2):
+        found = fastpaths.any_next_to(compiler.resolved, node)
+        if found is None or found[0] not in _GRID_TABLES:
             return None
-        if len(node.args) == 2:  # (the form rewrites/aggregates.py gives `any(adjacent where C)`)
-            table, test = node.args
-        elif type(node.args[0]) is nodes.Where:
-            table, test = node.args[0].source, node.args[0].condition
-        else:
-            return None
-        relative = resolved.find(table, Relative) if type(table) is nodes.Name else None
-        if relative is None or relative.name not in _GRID_TABLES:
-            return None
+        table_name, test = found
         grid = compiler.game.grid
-        related = _GRID_TABLES[relative.name](grid)
+        related = _GRID_TABLES[table_name](grid)
         near = _symmetric_masks(related, grid.size)
         if near is None:
             return None

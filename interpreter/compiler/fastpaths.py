@@ -468,10 +468,9 @@ def _allowed_filter(compiler, node):
     return f
 
 
-def neighbour_test(compiler, rule):
-    """(cell table, maker of `test(kind, extra)`) for a rule `any(adjacent where C)` or `any(adjacent, C)`
-    (any cell table named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
-    resolved = compiler.resolved
+def any_next_to(resolved, rule):
+    """(the cell table's name, C) for `any(T where C)` or `any(T, C)`, T a cell table named bare (of the
+    cell judged); else None."""
     if resolved.get(rule) != Aggregate("any") or rule.kwargs or len(rule.args) not in (1, 2):
         return None
     if len(rule.args) == 2:  # (the form rewrites/aggregates.py gives `any(adjacent where C)`)
@@ -480,13 +479,22 @@ def neighbour_test(compiler, rule):
         table, condition = rule.args[0].source, rule.args[0].condition
     else:
         return None
-    source = resolved.find(table, Relative)
-    if type(table) is not nodes.Name or source is None or source.name not in compiler.game.cell_tables:
+    source = resolved.find(table, Relative) if type(table) is nodes.Name else None
+    return None if source is None else (source.name, condition)
+
+
+def neighbour_test(compiler, rule):
+    """(cell table, maker of `test(kind, extra)`) for a rule `any(adjacent where C)` or `any(adjacent, C)`
+    (any cell table named bare, read of the cell judged) whose C tests the neighbour alone; else None."""
+    resolved = compiler.resolved
+    found = any_next_to(resolved, rule)
+    if found is None or found[0] not in compiler.game.cell_tables:
         return None
+    table_name, condition = found
     if any(type(resolved.get(n)) in _NOT_OF_THE_CELL_ALONE for n in walk(condition)):
         return None
     found = cell_condition(compiler, condition)
-    return None if found is None else (source.name, as_test(found))
+    return None if found is None else (table_name, as_test(found))
 
 
 def _charge(ctx, units, span):
