@@ -33,7 +33,11 @@ def _both(open_one, monkeypatch):
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_written_effects_make_the_same_games_as_their_closures(pack, monkeypatch):
-    written, closures = _both(lambda: open_game(pack), monkeypatch)
+    _same_games(*_both(lambda: open_game(pack), monkeypatch))
+
+
+def _same_games(written, closures):
+    """Seeded random games of both: the same state (its saved form) and work spent after every move."""
     low = written.players_range[0]
     for seed in range(2):
         chooser = random.Random(seed)
@@ -56,28 +60,43 @@ pieces:
   stone: {symbol: S}
 vars:
   last: none
+  placed: 0
+  big: 9007199254740990
 actions:
   put:
     params: {c: cells}
     effect: |
       if c.x == 2 { remove c } elif c.y == 2 { set last = c } else { set last = none }
+      placed += 1
+      if c.y == 1 { big += 1 }
+      score 2 as "stones"
       place stone at c
 flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
 """
 
 
-def test_a_written_effect_fails_as_its_closure_does(monkeypatch):
+def test_written_removes_sets_changes_and_scores_make_the_same_games(monkeypatch):
+    text = STONES.replace("9007199254740990", "0").replace("{c: cells}", "{c: cells where empty}")
+    written, closures = _both(lambda: compile_game(load_pack_text(text, "stones.pack")), monkeypatch)
+    _same_games(written, closures)
+
+
+@pytest.mark.parametrize("moves, message", [
+    (["put A1", "put A1"], "already holds a piece"),  # A1 holds a stone already
+    (["put A2", "put B2"], "outside the range of numbers"),  # `big` past the largest number
+])
+def test_a_written_effect_fails_as_its_closure_does(moves, message, monkeypatch):
     written, closures = _both(lambda: compile_game(load_pack_text(STONES, "stones.pack")), monkeypatch)
     assert codegen_effects.writable(_compiler(written), _effect_of(written, "put"))  # (else this tests nothing)
     errors = []
     for game in (written, closures):
         state = flow.initial_state(game, 2, seed=0)
-        state = flow.apply(game, state, flow.parse_move(game, state, 0, "put A1"))
         try:
-            flow.apply(game, state, flow.parse_move(game, state, 1, "put A1"))  # A1 holds a stone already
+            for seat, move in enumerate(moves):
+                state = flow.apply(game, state, flow.parse_move(game, state, seat % 2, move))
         except RuleError as error:
-            errors.append((str(error), error.span))
-    assert len(errors) == 2 and errors[0] == errors[1] and "already holds a piece" in errors[0][0]
+            errors.append((str(error), error.span, state_to_json(game, state)))
+    assert len(errors) == 2 and errors[0] == errors[1] and message in errors[0][0]
 
 
 def _compiler(game):

@@ -8,7 +8,9 @@ generator (codegen.py) instead of a closure per statement and per expression:
 * `remove CELLS` (without `from`): the helper `remove_cells`;
 * `place K at C` (without attributes): the helper `place_piece`, which
   checks, places and fires the `placed` event as the closure does;
-* `set NAME = V` of a global variable or of the acting player's own;
+* `set NAME = V`, `NAME += V` and `NAME -= V` of a global variable or of the
+  acting player's own (the helper `change_by` checks the range of numbers);
+* `score V` with a label written as text, or none;
 * `if C { ... } else if ... else { ... }` of such statements.
 
 A block holding any other statement (a loop, a choice, a `let`...) is
@@ -24,6 +26,7 @@ from __future__ import annotations
 import ast as py
 
 from boardrule.dsl import ast as nodes
+from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.resolution import Global, PlayerVar
 from boardrule.interpreter.compiler import pycode
 from boardrule.interpreter.compiler.effects import PLACED, fire
@@ -63,7 +66,15 @@ def _place_piece(ctx, what, cell, span):
         fire(ctx, PLACED, {"kind": what, "cell": cell, "player": ctx.me})
 
 
-HELPERS = {"remove_cells": _remove_cells, "place_piece": _place_piece}
+def _change_by(old, by, sign, span):
+    """`NAME += V` (sign 1) or `NAME -= V` (sign -1), as effects.py's closure changes it."""
+    result = (old or 0) + sign * by
+    if not -MAX_NUMBER <= result <= MAX_NUMBER:
+        raise RuleError(out_of_range_message(str(result)), span)
+    return result
+
+
+HELPERS = {"remove_cells": _remove_cells, "place_piece": _place_piece, "change_by": _change_by}
 
 
 def _load(name: str) -> py.Name:
@@ -90,9 +101,11 @@ def _writable(compiler, statement) -> bool:
         return statement.source is None
     if kind is nodes.Place:
         return not statement.attributes
-    if kind is nodes.Set:
+    if kind in (nodes.Set, nodes.Change):
         found = compiler.resolved.get(statement.target)
         return statement.target.index is None and (type(found) is Global or found == PlayerVar())
+    if kind is nodes.Score:
+        return statement.label is None or isinstance(statement.label, str)
     if kind is nodes.If:
         return all(writable(compiler, body) for _, body in statement.branches) and writable(
             compiler, statement.otherwise)
@@ -137,14 +150,26 @@ def _statement(rule, statement) -> list:
     if kind is nodes.Place:
         first, (what, cell) = _expressions(rule, statement.kind, statement.at)
         return first + [_call("place_piece", _load("ctx"), what, cell, rule.constant(statement.span, "s"))]
-    first, (value,) = _expressions(rule, statement.value)  # `set`
+    first, (value,) = _expressions(rule, statement.value)
     state = _attr(_load("ctx"), "state")
+    if kind is nodes.Score:  # the points worked out, then the line of the score sheet they go on
+        held = rule.temporary("v")
+        points = py.Subscript(value=_attr(state, "points"), slice=_attr(_load("ctx"), "me"), ctx=py.Load())
+        line = py.List(elts=[py.Constant(statement.label or "points"), _load(held)], ctx=py.Load())
+        return first + [py.Assign(targets=[py.Name(id=held, ctx=py.Store())], value=value),
+                        py.Expr(value=py.Call(func=_attr(points, "append"), args=[line], keywords=[]))]
     name = statement.target.name
-    if type(rule.compiler.resolved.get(statement.target)) is Global:
-        table = _attr(state, "vars")
-    else:
-        table = py.Subscript(value=_attr(state, "pvars"), slice=_attr(_load("ctx"), "me"), ctx=py.Load())
-    target = py.Subscript(value=table, slice=py.Constant(name), ctx=py.Store())
+
+    def table():
+        if type(rule.compiler.resolved.get(statement.target)) is Global:
+            return _attr(state, "vars")
+        return py.Subscript(value=_attr(state, "pvars"), slice=_attr(_load("ctx"), "me"), ctx=py.Load())
+    if kind is nodes.Change:  # the old value read, then V worked out, as the closure reads them
+        old = py.Subscript(value=table(), slice=py.Constant(name), ctx=py.Load())
+        sign = py.Constant(1 if statement.op == "+=" else -1)
+        value = py.Call(func=_load("change_by"), args=[old, value, sign, rule.constant(statement.span, "s")],
+                        keywords=[])
+    target = py.Subscript(value=table(), slice=py.Constant(name), ctx=py.Store())
     return first + [py.Assign(targets=[target], value=value)]
 
 
