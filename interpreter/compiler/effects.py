@@ -1,5 +1,10 @@
 """Compile statements into closures `f(ctx)` that change `ctx.state`.
 
+A block of simple statements only (remove, place, set, change, score, if)
+is generated as one Python function instead (codegen_effects.py); these
+closures run every other block, and are what the generated one is tested
+against.
+
 Effects run on a clone of the state (flow.apply), so a statement that fails
 half-way never leaves a damaged state behind; playouts run them on a state of
 their own (flow.apply_in_place), dropped if a rule fails.
