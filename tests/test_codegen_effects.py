@@ -70,12 +70,14 @@ actions:
       placed += 1
       if c.y == 1 { big += 1 }
       score 2 as "stones"
+      for p in players { score 1 as "each" }
+      for d in adjacent(c) { if d.x == 0 { placed += 1 } }
       place stone at c
 flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
 """
 
 
-def test_written_removes_sets_changes_and_scores_make_the_same_games(monkeypatch):
+def test_written_removes_sets_changes_scores_and_loops_make_the_same_games(monkeypatch):
     text = STONES.replace("9007199254740990", "0").replace("{c: cells}", "{c: cells where empty}")
     written, closures = _both(lambda: compile_game(load_pack_text(text, "stones.pack")), monkeypatch)
     _same_games(written, closures)

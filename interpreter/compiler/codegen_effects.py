@@ -11,7 +11,9 @@ generator (codegen.py) instead of a closure per statement and per expression:
 * `set NAME = V`, `NAME += V` and `NAME -= V` of a global variable or of the
   acting player's own (the helper `change_by` checks the range of numbers);
 * `score V` with a label written as text, or none;
-* `if C { ... } else if ... else { ... }` of such statements.
+* `if C { ... } elif ... else { ... }` and `for x in L { ... }` of such
+  statements (the loop's helpers check its length, charge its work, make a
+  player of the list `me` and give the name back after, as the closure does).
 
 A block holding any other statement (a loop, a choice, a `let`...) is
 compiled by effects.py as before. What a rule reads at its start (the
@@ -29,9 +31,10 @@ from boardrule.dsl import ast as nodes
 from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.resolution import Global, PlayerVar
 from boardrule.interpreter.compiler import pycode
-from boardrule.interpreter.compiler.effects import PLACED, fire
+from boardrule.interpreter.compiler.effects import MAX_LOOP, PLACED, UNSET, fire, put_back
+from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.state import set_kind
-from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, RuleError
+from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, Player, RuleError
 
 
 # ------------------------------------------------------------------ helpers the generated code calls
@@ -74,7 +77,28 @@ def _change_by(old, by, sign, span):
     return result
 
 
-HELPERS = {"remove_cells": _remove_cells, "place_piece": _place_piece, "change_by": _change_by}
+def _loop_start(ctx, items, var, cost, span):
+    """Before `for var in items`: its length checked, its work charged; what the loop changes, saved."""
+    if len(items) > MAX_LOOP:
+        raise RuleError(f"`for` over {len(items)} elements; the limit is {MAX_LOOP}", span)
+    ctx.meter.charge(len(items) * cost, span)
+    return ctx.me, ctx.board, ctx.env.get(var, UNSET)
+
+
+def _loop_item(ctx, var, item):
+    ctx.env[var] = item
+    if isinstance(item, Player):
+        ctx.for_player(item)  # looping over players makes each one `me`
+
+
+def _loop_end(ctx, var, saved):
+    me, board, value = saved
+    put_back(ctx.env, var, value)
+    ctx.me, ctx.board = me, board
+
+
+HELPERS = {"remove_cells": _remove_cells, "place_piece": _place_piece, "change_by": _change_by,
+           "loop_start": _loop_start, "loop_item": _loop_item, "loop_end": _loop_end}
 
 
 def _load(name: str) -> py.Name:
@@ -109,6 +133,8 @@ def _writable(compiler, statement) -> bool:
     if kind is nodes.If:
         return all(writable(compiler, body) for _, body in statement.branches) and writable(
             compiler, statement.otherwise)
+    if kind is nodes.For:
+        return writable(compiler, statement.body)
     return False
 
 
@@ -143,6 +169,8 @@ def _statement(rule, statement) -> list:
     kind = type(statement)
     if kind is nodes.If:
         return _if(rule, list(statement.branches), statement.otherwise)
+    if kind is nodes.For:
+        return _for(rule, statement)
     if kind is nodes.Remove:
         first, (cells,) = _expressions(rule, statement.target)
         state = _attr(_load("ctx"), "state")
@@ -183,3 +211,18 @@ def _if(rule, branches, otherwise) -> list:
     then = _block(rule, body) or [py.Pass()]
     orelse = _if(rule, rest, otherwise)
     return first + [py.If(test=test, body=then, orelse=orelse)]
+
+
+def _for(rule, statement) -> list:
+    """`for x in L { ... }`: L worked out, the loop started, each element bound, the body, the loop ended."""
+    first, (items,) = _expressions(rule, statement.source)
+    held, saved, item = rule.temporary("v"), rule.temporary("v"), rule.temporary("v")
+    var = py.Constant(statement.var)
+    start = py.Call(func=_load("loop_start"), args=[_load("ctx"), _load(held), var,
+                                                    py.Constant(weight(statement.body)),
+                                                    rule.constant(statement.span, "s")], keywords=[])
+    body = [_call("loop_item", _load("ctx"), var, _load(item))] + _block(rule, statement.body)
+    return first + [py.Assign(targets=[py.Name(id=held, ctx=py.Store())], value=items),
+                    py.Assign(targets=[py.Name(id=saved, ctx=py.Store())], value=start),
+                    py.For(target=py.Name(id=item, ctx=py.Store()), iter=_load(held), body=body, orelse=[]),
+                    _call("loop_end", _load("ctx"), var, _load(saved))]

@@ -27,26 +27,26 @@ MAX_DECK = MAX_DECK_CARDS  # cards in one deck
 
 
 PLACED = "placed"  # the event every `place` fires
-_UNSET = object()
+UNSET = object()
 
 
 def _restoring(names, run):
     """`run`, after which the local names `names` hold again what they held before (or nothing)."""
     def restoring(ctx):
         env = ctx.env
-        saved = [env.get(name, _UNSET) for name in names]
+        saved = [env.get(name, UNSET) for name in names]
         try:
             run(ctx)
         finally:
             for name, value in zip(names, saved):
-                _put_back(env, name, value)
+                put_back(env, name, value)
     return restoring
 
 
-def _put_back(env, name, saved):
+def put_back(env, name, saved):
     """After a block, a loop, a choice or a draw: `name` holds again what it held before (`saved`), or
-    nothing when it held nothing (_UNSET)."""
-    if saved is _UNSET:
+    nothing when it held nothing (UNSET)."""
+    if saved is UNSET:
         env.pop(name, None)
     else:
         env[name] = saved
@@ -378,13 +378,13 @@ class EffectCompiler:
             if len(items) > MAX_LOOP:
                 raise RuleError(f"`for` over {len(items)} elements; the limit is {MAX_LOOP}", node.span)
             ctx.meter.charge(len(items) * cost, node.span)
-            saved_me, saved_board, saved = ctx.me, ctx.board, ctx.env.get(var, _UNSET)
+            saved_me, saved_board, saved = ctx.me, ctx.board, ctx.env.get(var, UNSET)
             for item in items:
                 ctx.env[var] = item
                 if isinstance(item, Player):
                     ctx.for_player(item)  # looping over players makes each one `me`
                 body(ctx)
-            _put_back(ctx.env, var, saved)
+            put_back(ctx.env, var, saved)
             ctx.me, ctx.board = saved_me, saved_board
         return run_for
 
@@ -409,10 +409,10 @@ class EffectCompiler:
                     raise NeedChoice(options, optional, node.span, item)
             else:
                 raise NeedChoice(options, optional, node.span, item)
-            saved = ctx.env.get(var, _UNSET)
+            saved = ctx.env.get(var, UNSET)
             ctx.env[var] = pick
             body(ctx)
-            _put_back(ctx.env, var, saved)
+            put_back(ctx.env, var, saved)
         return run_choose
 
     # ----------------------------------------------------------- chance
@@ -447,10 +447,10 @@ class EffectCompiler:
                                 f"(test `count(cards({name})) > 0` first)", node.span)
             card = ctx.state.own_deck(name).pop()
             ctx.state.log.append(["draw", name, card])
-            saved = ctx.env.get(var, _UNSET)
+            saved = ctx.env.get(var, UNSET)
             ctx.env[var] = card
             body(ctx)
-            _put_back(ctx.env, var, saved)
+            put_back(ctx.env, var, saved)
         return draw
 
     def s_Put(self, node):
