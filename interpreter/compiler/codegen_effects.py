@@ -15,8 +15,8 @@ generator (codegen.py) instead of a closure per statement and per expression:
   statements (the loop's helpers check its length, charge its work, make a
   player of the list `me` and give the name back after, as the closure does).
 
-A block holding any other statement (a loop, a choice, a `let`...) is
-compiled by effects.py as before. What a rule reads at its start (the
+A block holding any other statement (a choice, a draw, a `let`, a piece
+placed with attributes...) is compiled by effects.py as before. What a rule reads at its start (the
 boards' masks, the acting player's variables: codegen.py's prologue) is read
 again before each statement, as the state changes between them. Same
 statements in the same order, the same helpers' checks and messages: the
