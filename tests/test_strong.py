@@ -54,6 +54,20 @@ def test_strong_settings():
         parse_settings("stranded=-1")
 
 
+def test_a_guided_playout_charges_the_work_of_each_move_it_judges(monkeypatch):
+    from boardrule.interpreter.agents import ismcts
+    game = open_game("tictactoe")  # (no shapes: the shape potential charges nothing of its own)
+    state = new_game(game, players=2, seed=1)
+    moves = flow.legal_moves(game, state, 0)
+    spent = []
+    for extra in (0, 10_000):
+        monkeypatch.setattr(ismcts, "JUDGED", ismcts.patterns.COPY_UNITS + ismcts.patterns.JUDGED_UNITS + extra)
+        agent = make_agent("strong:6:playout=4", 2)
+        agent(game, state, 0, moves)
+        spent.append(agent._work_spent)
+    assert spent[1] - spent[0] >= 10_000 * 6  # each playout judges moves: at least one per iteration
+
+
 def test_strong_is_deterministic_for_a_seed_and_budget():
     game = open_game(str(PACKS / "towns.pack"))
     first = _moves_of("strong:12:depth=4", game, 1, seed=5)

@@ -74,6 +74,9 @@ MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
 MAX_SETTING = 100_000_000
+#: the units a guided playout charges per move it judges (a copy of the position and a score sheet), as
+#: the shape potential charges its own (patterns.COPY_UNITS, JUDGED_UNITS)
+JUDGED = patterns.COPY_UNITS + patterns.JUDGED_UNITS
 
 
 class _Node:
@@ -323,6 +326,7 @@ class SearchAgent:
             else:  # the best immediate gain among a few moves drawn at random
                 move, best = None, None
                 for index in rng.sample(range(len(moves)), min(sample, len(moves))):
+                    state.meter.charge(JUDGED)  # the copy and the score sheet, which the rules do not count
                     after = flow.preview(game, state, moves[index])
                     gain = score_sheet(game, after, seat).total + (evaluation.hint(game, after, seat) if hinted else 0)
                     if best is None or gain > best:
