@@ -178,7 +178,7 @@ def _nearest(game, state, seat, shape, limit):
     board = game.board_of_seat(seat)
     kinds = state.kind[board]
     placements = game.placement_table(shape).placements
-    state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+    state.meter.charge(_placements_work(placements))
     memo = _MEMO[0]
     if memo is None or game.legends.get(shape.name):
         return _nearest_placement(game, state, seat, shape, limit, board, kinds, placements)
@@ -213,6 +213,11 @@ def _nearest_placement(game, state, seat, shape, limit, board, kinds, placements
     return best
 
 
+def _placements_work(placements) -> int:
+    """The units of work of asking every placement of a shape: one per slot of each."""
+    return len(placements) * len(placements[0].pairs) if placements else 1
+
+
 def stranded_pieces(game, state, seat, shapes) -> int:
     """How many pieces on the seat's board are of a kind one of `shapes` asks for, yet no placement of
     any of them can use: in each placement covering the piece with a slot that takes it, another slot
@@ -227,7 +232,7 @@ def stranded_pieces(game, state, seat, shapes) -> int:
         return _stranded(game, state, seat, shapes, board, kinds)
     for shape in shapes:  # the work of each shape, charged as `_stranded` charges it (no legend: nothing else)
         placements = game.placement_table(shape).placements
-        state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+        state.meter.charge(_placements_work(placements))
     key = ("stranded", tuple(shape.name for shape in shapes), board, tuple(kinds))
     if key not in memo:
         memo[key] = _stranded(game, state, seat, shapes, board, kinds, charged=True)
@@ -239,7 +244,7 @@ def _stranded(game, state, seat, shapes, board, kinds, charged=False) -> int:
     for shape in shapes:
         placements = game.placement_table(shape).placements
         if not charged:
-            state.meter.charge(len(placements) * len(placements[0].pairs) if placements else 1)
+            state.meter.charge(_placements_work(placements))
         if game.legends.get(shape.name):
             test = game.slot_test(shape, Ctx(game, state, PLAYERS[seat]), board << CELL_BITS)
             usable.update(_usable_by_legend(placements, kinds, test))

@@ -31,13 +31,11 @@ import copy
 from boardrule.dsl import ast as nodes
 from boardrule.dsl.resolution import Attr, It, Prop
 from boardrule.dsl.types import NUM
+from boardrule.interpreter.compiler.codegen_masks import GRID_POSITIONS, grid_position
 from boardrule.interpreter.compiler.hoisting import RAISING
+from boardrule.interpreter.compiler.rewrites import bounds
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import CELL_MASK
-
-#: the positions of a cell, fixed by the grid
-POSITIONS = ("x", "y", "order")
-
 
 def grouped(table, position) -> object:
     """`table` (a tuple indexed by cell or board, or a dict) with each entry's cells grouped by
@@ -80,9 +78,7 @@ class IndexGeneration:
             name = resolution.name
         else:
             return None
-        symbols = self.compiler.game.pack.checked.symbols
-        if name not in POSITIONS or name in symbols.piece_attributes or any(
-                name in fields for fields in symbols.record_fields.values()):
+        if name not in GRID_POSITIONS or bounds.shadowed(self.compiler.game, name):
             return None
         return name
 
@@ -138,6 +134,4 @@ def _index(table, position, grid):
     entries = table.values() if isinstance(table, dict) else table
     if not all(e is None or (type(e) is tuple and all(type(c) is int for c in e)) for e in entries):
         return None
-    place = {"x": lambda cell: grid.col(cell & CELL_MASK), "y": lambda cell: grid.row(cell & CELL_MASK),
-             "order": lambda cell: cell & CELL_MASK}[position]
-    return grouped(table, place)
+    return grouped(table, lambda cell: grid_position(grid, position, cell & CELL_MASK))

@@ -32,6 +32,7 @@ the same, node by node (tests/test_masks.py, tests/test_reference.py).
 from __future__ import annotations
 
 import ast as py
+import copy
 from itertools import compress
 
 from boardrule.dsl import ast as nodes
@@ -290,9 +291,12 @@ class MaskGeneration:
             if part in static:
                 continue
             near = self.near_mask(part, masks) if cell is None and not set_path else None
-            if near is not None:
+            if near is not None:  # asked of the cells where the parts before it hold (their masks, so far)
                 part_mask, degrees, units = near
-                before = self.conjunction_mask(parts[:position], static, masks, full, tables)
+                before = py.Constant(self.static_masks(tables, [p for p in parts[:position] if p in static],
+                                                       None)[0])
+                if mask is not None:
+                    before = py.BinOp(left=before, op=py.BitAnd(), right=copy.deepcopy(mask))
                 asked.append(py.BinOp(left=_call(_load("degree_sum"), before, self.constant(degrees, "g")),
                                       op=py.Mult(), right=py.Constant(units)))
             else:
@@ -342,17 +346,6 @@ class MaskGeneration:
             by_count[len(related[cell])] = by_count.get(len(related[cell]), 0) | 1 << cell
         degrees = tuple(sorted(by_count.items()))
         return _call(_load("near_cells"), test_mask, self.constant(near, "g")), degrees, weight(test)
-
-    def conjunction_mask(self, parts, static, masks, full, tables):
-        """The mask of the board's cells where every condition of `parts` holds (those of `static` judged
-        now from the grid, the others read from the masks as `filter_mask` reads them)."""
-        mask = py.Constant(self.static_masks(tables, [p for p in parts if p in static], None)[0])
-        for part in parts:
-            if part not in static:
-                near = self.near_mask(part, masks)
-                part_mask = near[0] if near is not None else self.condition_mask(part, masks, full)
-                mask = py.BinOp(left=mask, op=py.BitAnd(), right=part_mask)
-        return mask
 
     def board_masks(self, board):
         """The board's masks: read once at the function's start for the current board or a fixed one
@@ -481,7 +474,7 @@ class MaskGeneration:
 #: the cell tables a source may be, as tables per cell of the grid
 _GRID_TABLES = {"adjacent": lambda g: g.neighbours, "surrounding": lambda g: g.surrounding,
                 "row": lambda g: g.row_cells, "column": lambda g: g.column_cells}
-_GRID_PROPERTIES = ("x", "y", "order")
+GRID_POSITIONS = ("x", "y", "order")
 _COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
             ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
@@ -500,9 +493,9 @@ def _judged_by_the_grid(resolved, node, parameter) -> bool:
     if kind is nodes.Number:
         return type(node.value) is int
     if kind is nodes.Name:
-        return resolved.get(node) in tuple(Prop(p) for p in _GRID_PROPERTIES)
+        return resolved.get(node) in tuple(Prop(p) for p in GRID_POSITIONS)
     if kind is nodes.Attribute:
-        return (parameter is not None and node.name in _GRID_PROPERTIES and type(node.obj) is nodes.Name
+        return (parameter is not None and node.name in GRID_POSITIONS and type(node.obj) is nodes.Name
                 and resolved.get(node.obj) == Local(parameter))
     if kind is nodes.Not:
         return _judged_by_the_grid(resolved, node.operand, parameter)
@@ -520,9 +513,9 @@ def _judge(resolved, grid, node, cell, owner, parameter):
     if kind is nodes.Number:
         return node.value
     if kind is nodes.Name:
-        return _position(grid, resolved[node].name, cell)
+        return grid_position(grid, resolved[node].name, cell)
     if kind is nodes.Attribute:
-        return _position(grid, node.name, owner)
+        return grid_position(grid, node.name, owner)
     if kind is nodes.Not:
         return not _judge(resolved, grid, node.operand, cell, owner, parameter)
     if kind is nodes.Negate:
@@ -536,5 +529,6 @@ def _judge(resolved, grid, node, cell, owner, parameter):
     return (_COMPARE.get(node.op) or _ARITHMETIC[node.op])(left, right)
 
 
-def _position(grid, name, cell) -> int:
+def grid_position(grid, name, cell) -> int:
+    """Position `name` (`x`, `y` or `order`) of grid cell `cell`."""
     return cell if name == "order" else grid.col(cell) if name == "x" else grid.row(cell)

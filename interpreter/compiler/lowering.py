@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import ast as py
 
-from boardrule.interpreter.compiler.hoisting import CHARGED, Fresh
+from boardrule.interpreter.compiler.hoisting import CHARGED, RAISING, Fresh
 
 TUPLE = "h_tuple"  # the generated filters' wrapper (codegen_loops.g_Where)
 LENGTH = "h_len"
@@ -144,10 +144,8 @@ def _assigned(name: str, value, fresh, as_tuple=True):
     without `as_tuple`, the filter's elements as a list (a local only its own filter reads)."""
     looked_up = _lookup_of(value)
     if looked_up is not None:  # `LOOKUP if charged(ctx, S, w, s) else ()`: a filter answered by an index
-        ctx, elements, cost, span = looked_up.test.args
         held = fresh.name()
-        statements = _assigned(held, elements, fresh, as_tuple=False) or [_assign(held, elements)]
-        return statements + _spend(ctx, held, cost, span) + [
+        return _held_source(held, looked_up.test.args, fresh) + [
             py.If(test=_load(held), body=[_assign(name, looked_up.body)], orelse=[_assign(name, looked_up.orelse)])]
     comprehension = _filter_of(value)
     if comprehension is None:
@@ -156,13 +154,11 @@ def _assigned(name: str, value, fresh, as_tuple=True):
     hoisted = _charged(first.iter) is None
     if hoisted:
         held = first.target.id
-        ctx, elements, cost, span = _charged(first.iter.elts[0])
+        statements = _held_source(held, _charged(first.iter.elts[0]), fresh)
     else:
         held = fresh.name()
-        ctx, elements, cost, span = _charged(first.iter)
+        statements = _held_source(held, _charged(first.iter), fresh)
         rest = [py.comprehension(target=first.target, iter=_load(held), ifs=first.ifs, is_async=0)]
-    statements = _assigned(held, elements, fresh, as_tuple=False) or [_assign(held, elements)]
-    statements += _spend(ctx, held, cost, span)
     bound = []
     while len(rest) > 1 and _binding(rest[0]):
         bound.append(py.Assign(targets=[rest[0].target], value=rest[0].iter.elts[0]))
@@ -173,6 +169,14 @@ def _assigned(name: str, value, fresh, as_tuple=True):
         return statements + bound + [result]
     nothing = py.Tuple(elts=[], ctx=py.Load()) if as_tuple else py.List(elts=[], ctx=py.Load())
     return statements + [py.If(test=_load(held), body=bound + [result], orelse=[_assign(name, nothing)])]
+
+
+def _held_source(held: str, charged_args, fresh) -> list:
+    """A loop's source (the arguments of its `charged(ctx, S, cost, span)`) in the local `held` (a filter
+    as a plain list), then its budget spent as the helper spends it."""
+    ctx, elements, cost, span = charged_args
+    statements = _assigned(held, elements, fresh, as_tuple=False) or [_assign(held, elements)]
+    return statements + _spend(ctx, held, cost, span)
 
 
 def _binding(loop) -> bool:
@@ -258,17 +262,13 @@ def _loops(generators, innermost: list, fresh) -> list:
         part = loop.iter.elts[0]
         spent = _charged(part)
         if spent is not None and type(target) is py.Name:  # `for h1 in (charged(...),)`: the source, held
-            ctx, elements, cost, span = spent
-            held = _assigned(target.id, elements, fresh, as_tuple=False) or [_assign(target.id, elements)]
-            return held + _spend(ctx, target.id, cost, span) + body
+            return _held_source(target.id, spent, fresh) + body
         return [py.Assign(targets=[target], value=part)] + body
     spent = _charged(loop.iter)
     if spent is None:
         return [py.For(target=target, iter=loop.iter, body=body, orelse=[])]
-    ctx, elements, cost, span = spent
     held = fresh.name()
-    source = _assigned(held, elements, fresh, as_tuple=False) or [_assign(held, elements)]
-    return source + _spend(ctx, held, cost, span) + [py.For(target=target, iter=_load(held), body=body, orelse=[])]
+    return _held_source(held, spent, fresh) + [py.For(target=target, iter=_load(held), body=body, orelse=[])]
 
 
 def _lets(test):
@@ -293,8 +293,6 @@ def _let_binding(node) -> bool:
 
 #: what a loop's iterable may not hold, so the generator writes a checked sum twice there (codegen.py)
 _NO_WALRUS = (py.ListComp, py.GeneratorExp, py.SetComp, py.DictComp, py.Lambda)
-#: the range check's helper (codegen.py) and its bounds
-_RAISING = "out_of_range"
 
 
 def _hold_checked_arithmetic(node, fresh) -> None:
@@ -319,7 +317,7 @@ def _held(node, fresh):
             and all(type(op) is py.LtE for op in node.test.ops) and type(node.test.left) is py.Constant
             and len(node.test.comparators) == 2 and type(node.test.comparators[1]) is py.Constant
             and type(node.orelse) is py.Call and type(node.orelse.func) is py.Name
-            and node.orelse.func.id == _RAISING and len(node.orelse.args) == 2):
+            and node.orelse.func.id == RAISING and len(node.orelse.args) == 2):
         return node
     value = node.test.comparators[0]
     shape = py.dump(value)

@@ -85,9 +85,15 @@ def _position_range(facts, name):
     """The lowest and highest `x`, `y` or `order` of the grid's cells, or None when a piece or a record
     has a field of that name (a bare `x` may then read it)."""
     game = facts.game
-    symbols = game.pack.checked.symbols
-    if name in symbols.piece_attributes or any(name in fields for fields in symbols.record_fields.values()):
+    if shadowed(game, name):
         return None
     grid = game.grid
     values = [cell if name == "order" else grid.col(cell) if name == "x" else grid.row(cell) for cell in grid.cells]
     return (min(values), max(values)) if values else None
+
+
+def shadowed(game, name) -> bool:
+    """True when a piece or a record has a field named `name` (`x`, `y`, `order`): a bare `name` may
+    then read it instead of the cell's position."""
+    symbols = game.pack.checked.symbols
+    return name in symbols.piece_attributes or any(name in fields for fields in symbols.record_fields.values())
