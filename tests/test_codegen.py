@@ -277,7 +277,7 @@ def test_a_filter_whose_definition_walks_a_ray_while_a_condition_holds_is_one_ge
     state = flow.apply(game, state, flow.legal_moves(game, state, 0)[0])
     assert [move_text(m, game) for m in flow.legal_moves(game, state, 0)] == ["put B1"]
     lister = next(text for text in made if text.startswith("def lister") or "append_moves" in text)
-    assert "[e1 for e1 in " in lister and "with_it" not in lister  # (written as statements: lowering.py)
+    assert "for e1 in f1:" in lister and "with_it" not in lister  # (written as statements: lowering.py)
 
 
 ATTRIBUTES = """\

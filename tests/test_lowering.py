@@ -27,19 +27,25 @@ NESTED = ("x = h_tuple([e for h1 in (charged(ctx, h_tuple([d for d in charged(ct
 
 @pytest.mark.parametrize("source, expected", [
     (PLAIN, "f1 = cells\nctx.meter.left -= h_len(f1) * 2\nif ctx.meter.left < 0:\n    ctx.meter.over(s)\n"
-            "x = h_tuple([e for e in f1 if e > a])"),
+            "x = []\nfor e in f1:\n    if e > a:\n        x.append(e)\nx = h_tuple(x)"),
     # the parts worked out once are worked out only when the source has elements
     (HOISTED, "h1 = cells\nctx.meter.left -= h_len(h1)\nif ctx.meter.left < 0:\n    ctx.meter.over(s)\n"
-              "if h1:\n    h2 = a + 1\n    x = h_tuple([e for e in h1 if e > h2])\nelse:\n    x = ()"),
+              "if h1:\n    h2 = a + 1\n    x = []\n    for e in h1:\n        if e > h2:\n            x.append(e)\n"
+              "    x = h_tuple(x)\nelse:\n    x = ()"),
     # a filter of a filter: the inner one's elements are a plain list only the outer one reads
     (NESTED, "f1 = cells\nctx.meter.left -= h_len(f1) * 3\nif ctx.meter.left < 0:\n    ctx.meter.over(t)\n"
-             "h1 = [d for d in f1 if d % 2]\nctx.meter.left -= h_len(h1)\nif ctx.meter.left < 0:\n"
-             "    ctx.meter.over(s)\nif h1:\n    h2 = a * 2\n    x = h_tuple([e for e in h1 if e < h2])\n"
-             "else:\n    x = ()"),
+             "h1 = []\nfor d in f1:\n    if d % 2:\n        h1.append(d)\nctx.meter.left -= h_len(h1)\n"
+             "if ctx.meter.left < 0:\n    ctx.meter.over(s)\nif h1:\n    h2 = a * 2\n    x = []\n    for e in h1:\n"
+             "        if e < h2:\n            x.append(e)\n    x = h_tuple(x)\nelse:\n    x = ()"),
+    # a list its own loops read is replaced once it is built
+    ("x = h_tuple([e for e in charged(ctx, cells, 1, s) if e not in x])",
+     "f1 = cells\nctx.meter.left -= h_len(f1)\nif ctx.meter.left < 0:\n    ctx.meter.over(s)\nf2 = []\nfor e in f1:\n"
+     "    if e not in x:\n        f2.append(e)\nx = h_tuple(f2)"),
     # in a loop's body too
     ("for v in w:\n    " + PLAIN, "for v in w:\n    f1 = cells\n    ctx.meter.left -= h_len(f1) * 2\n"
                                    "    if ctx.meter.left < 0:\n        ctx.meter.over(s)\n"
-                                   "    x = h_tuple([e for e in f1 if e > a])"),
+                                   "    x = []\n    for e in f1:\n        if e > a:\n            x.append(e)\n"
+                                   "    x = h_tuple(x)"),
     # anything else is left as it is: a fold, a filter inside an expression, a list of no charged source
     ("x = h_sum((1 for e in charged(ctx, cells, 1, s) if e))", "x = h_sum((1 for e in charged(ctx, cells, 1, s) if e))"),
     ("x = once_each(h_tuple([e for e in charged(ctx, cells, 1, s)]))",
@@ -53,7 +59,8 @@ def test_lowered_forms(source, expected):
 def test_a_local_only_iterated_and_counted_keeps_a_list():
     module = ast.Module(body=lowering.lower_filters(ast.parse(HOISTED).body, {"cells"}, plain={"x"}), type_ignores=[])
     assert ast.unparse(ast.fix_missing_locations(module)).endswith(
-        "if h1:\n    h2 = a + 1\n    x = [e for e in h1 if e > h2]\nelse:\n    x = []")
+        "if h1:\n    h2 = a + 1\n    x = []\n    for e in h1:\n        if e > h2:\n            x.append(e)\n"
+        "else:\n    x = []")
 
 
 class _Ctx:
@@ -101,7 +108,8 @@ LET = ("return ((v := a * 2) or True) and h_any((((w := e + v) or True) and w > 
            "for e in f1:\n    if e == a:\n        return False\nreturn True"),
     # `let` names, outside the fold and in its body, become assignments; a filter as the source a plain list
     (LET, "v = a * 2\nf2 = cells\nctx.meter.left -= h_len(f2)\nif ctx.meter.left < 0:\n    ctx.meter.over(t)\n"
-          "f1 = [d for d in f2 if d % 2]\nctx.meter.left -= h_len(f1) * 2\nif ctx.meter.left < 0:\n"
+          "f1 = []\nfor d in f2:\n    if d % 2:\n        f1.append(d)\nctx.meter.left -= h_len(f1) * 2\n"
+          "if ctx.meter.left < 0:\n"
           "    ctx.meter.over(s)\nfor e in f1:\n    w = e + v\n    if w > 9:\n        return True\nreturn False"),
     ("return ((v := a + 1) or True) and v > 3", "v = a + 1\nreturn v > 3"),
     # anything else is left as it is: a fold inside an expression, a fold of a list, a count

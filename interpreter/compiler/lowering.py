@@ -9,8 +9,9 @@ parts its condition works out once bound by one-element loops (hoisting.py):
 Where such a filter is the whole value of an assignment (a parameter's list
 of moves, a local of an effect), an expression is not needed: this pass
 writes the same work as statements, which Python runs with fewer calls
-(no helper per filter, no one-element loops, and a filter of a filter
-keeps its inner list as a plain local):
+(no helper per filter, no one-element loops, no function of the
+comprehension's own with cells for the locals its condition reads, and a
+filter of a filter keeps its inner list as a plain local):
 
     h1 = S
     ctx.meter.left -= h_len(h1) * w
@@ -18,7 +19,11 @@ keeps its inner list as a plain local):
         ctx.meter.over(s)
     if h1:
         h2 = P
-        listed = h_tuple([e for e in h1 if C])
+        listed = []
+        for e in h1:
+            if C:
+                listed.append(e)
+        listed = h_tuple(listed)
     else:
         listed = ()
 
@@ -36,7 +41,11 @@ tests/test_codegen.py).
     ctx.meter.left -= h_len(f1) * 2
     if ctx.meter.left < 0:
         ctx.meter.over(s1)
-    x = h_tuple([e for e in f1 if e > 3])
+    x = []
+    for e in f1:
+        if e > 3:
+            x.append(e)
+    x = h_tuple(x)
 
 A truth fold (`any`, `all`, `none`) that is the whole value a function
 returns is written the same way, as the loops of its comprehension, so
@@ -163,12 +172,31 @@ def _assigned(name: str, value, fresh, as_tuple=True):
     while len(rest) > 1 and _binding(rest[0]):
         bound.append(py.Assign(targets=[rest[0].target], value=rest[0].iter.elts[0]))
         rest = rest[1:]
-    listed = py.ListComp(elt=comprehension.elt, generators=rest)
-    result = _assign(name, py.Call(func=_load(TUPLE), args=[listed], keywords=[]) if as_tuple else listed)
+    result = _collected(name, comprehension.elt, rest, fresh, as_tuple)
     if not hoisted:
-        return statements + bound + [result]
+        return statements + bound + result
     nothing = py.Tuple(elts=[], ctx=py.Load()) if as_tuple else py.List(elts=[], ctx=py.Load())
-    return statements + [py.If(test=_load(held), body=bound + [result], orelse=[_assign(name, nothing)])]
+    return statements + [py.If(test=_load(held), body=bound + result, orelse=[_assign(name, nothing)])]
+
+
+def _collected(name: str, element, loops, fresh, as_tuple) -> list:
+    """The statements that leave in `name` the elements of `[element for <loops>]` (a tuple with
+    `as_tuple`): the loops as statements appending to a list, which spare the comprehension's own
+    function and the cells its body's locals would need (the same elements in the same order)."""
+    if not _lowerable(loops):
+        listed = py.ListComp(elt=element, generators=loops)
+        return [_assign(name, py.Call(func=_load(TUPLE), args=[listed], keywords=[]) if as_tuple else listed)]
+    reads = {node.id for loop in loops for node in py.walk(loop) if type(node) is py.Name}
+    reads |= {node.id for node in py.walk(element) if type(node) is py.Name}
+    building = fresh.name() if name in reads else name  # (a list the loops read is replaced only once built)
+    append = py.Expr(value=py.Call(func=py.Attribute(value=_load(building), attr="append", ctx=py.Load()),
+                                   args=[element], keywords=[]))
+    statements = [_assign(building, py.List(elts=[], ctx=py.Load()))] + _loops(loops, [append], fresh)
+    if as_tuple:
+        statements.append(_assign(name, py.Call(func=_load(TUPLE), args=[_load(building)], keywords=[])))
+    elif building != name:
+        statements.append(_assign(name, _load(building)))
+    return statements
 
 
 def _held_source(held: str, charged_args, fresh) -> list:
