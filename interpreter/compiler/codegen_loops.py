@@ -44,7 +44,7 @@ from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.resolution import (Aggregate, Attr, Define, EventAttr, Function, It, Local, Pairwise, PlayerVar,
                                       Prop, Region, Relative, Rule, Value)
 from boardrule.dsl.types import CELL, list_of
-from boardrule.interpreter.compiler import fastpaths, functions
+from boardrule.interpreter.compiler import fastpaths, functions, shape_functions
 from boardrule.interpreter.runtime.budget import weight
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, Player, RuleError
 from boardrule.dsl import ast as nodes
@@ -551,9 +551,22 @@ class LoopGeneration:
             made = self.direction_call(node, name)
         elif kind is Function and name == "fits":
             made = self.fits_mask(node)
+        elif kind is Function and name == "matches":
+            made = self.pattern_matches(node)
         elif kind is Function and name in ("held", "tokens") and node.args:
             made = self.pieces_on(self.expr(node.args[0]), name, self.sure_cell_value(node.args[0]))
         return self.fallback(node) if made is None else made
+
+    def pattern_matches(self, node):
+        """`matches(SHAPE, options)`: the shape generated, handed to the call's matcher (shape_functions.py);
+        None (its closure) when an option reads a generated local or the context's `it` (the matcher's
+        options are closures: they would not see them)."""
+        for keyword in node.kwargs:
+            value = keyword.value
+            if self.closure_locals(value) or (keyword.name not in CELL_KEYWORDS and self.reads_context_it(value)):
+                return None
+        match = shape_functions.matcher(self.compiler, node, {k.name: k for k in node.kwargs})
+        return py.Call(func=self.constant(match, "m"), args=[_load("ctx"), self.expr(node.args[0])], keywords=[])
 
     def definition_use(self, node, name):
         """A use of a definition with parameters: written out in place when it is small

@@ -60,7 +60,14 @@ def _with_it(body):
 
 
 def _matches(compiler, node, args, kwargs):
-    shape_arg = args[0]
+    shape_arg, match = args[0], matcher(compiler, node, kwargs)
+    return lambda ctx: match(ctx, shape_arg(ctx))
+
+
+def matcher(compiler, node, kwargs):
+    """`match(ctx, shape)`: the value of the call `node` of `matches` (its options `kwargs`, name ->
+    keyword node) for the shape its first argument gave; generated code hands it the shape it worked
+    out (codegen_loops.g_Call), the closure of `_matches` the shape its own closure gives."""
     option = {k: compiler.compile(v.value) for k, v in kwargs.items()}
     standin = _with_it(option["standin"]) if "standin" in option else None
     fast_standin = (fastpaths.kind_predicate(compiler, kwargs["standin"].value)
@@ -90,8 +97,7 @@ def _matches(compiler, node, args, kwargs):
 
     within, span = option.get("within"), node.span
 
-    def f(ctx):
-        shape = shape_arg(ctx)
+    def match(ctx, shape):
         if shape is None:
             raise RuleError("`matches` got no shape here (a kind without a pattern?)", node.span)
         board = ctx.board
@@ -111,7 +117,7 @@ def _matches(compiler, node, args, kwargs):
             inside = set(within(ctx))
             found = {cells for cells in found if all(c in inside for c in cells)}
         return tuple(sorted(found))
-    return f
+    return match
 
 
 def _kind_matches(ctx, shape, base, stand):
