@@ -570,16 +570,13 @@ class LoopGeneration:
 
     def definition_use(self, node, name):
         """A use of a definition with parameters: written out in place when it is small
-        (`written_out`), else a call of its generated function with the arguments as Python values;
-        a parameter given `it` and read as `it` in place sets the context's `it` for the body."""
+        (`written_out`), else a call of its generated function with the arguments as Python values
+        (a parameter given `it` too: the closures read it in place, generated code hands it over)."""
         remembered = self.compiler.remembered_use(node, name)
         inline = None if remembered else self.written_out(node, name)
         if inline is not None:
             return inline
         scope = self.current_scope()
-        params, body = self.compiler.definition_use(node, name)
-        if params is None:  # the one parameter is `it`, read in place by the body (with_it sets it)
-            return _call("with_it", _load("ctx"), self.expr(node.args[0]), self.constant(body))
         if scope is not None and _definition_reads_it(self.compiler, name, self.compiler.reads_it_of):
             scope.handed = True  # the body reads the context's `it`: the loop is to set it (the
             # arguments are generated here, each with the loop's own `it`)
