@@ -38,7 +38,7 @@ from boardrule.dsl.limits import MAX_NUMBER, out_of_range_message
 from boardrule.dsl.resolution import (Aggregate, Deck, Define, Direction, Global, Local, Option, PlayerVar, Prop, Record,
                                       RecordKind, Region, Relative, Self, Shape, Symbol, SymbolSet, Value)
 from boardrule.dsl.types import NUM
-from boardrule.interpreter.compiler import hoisting, lowering, pycode, truth
+from boardrule.interpreter.compiler import budget_checks, hoisting, lowering, pycode, truth
 from boardrule.interpreter.compiler import codegen_directions
 from boardrule.interpreter.compiler.codegen_directions import DirectionGeneration
 from boardrule.interpreter.compiler.codegen_index import IndexGeneration
@@ -137,12 +137,14 @@ class RuleFunction(LoopGeneration, DirectionGeneration, MaskGeneration, IndexGen
 
     def finished(self, statements: list) -> list:
         """The function's statements with the bools of tested values left out (truth.py), their loops'
-        invariant parts worked out once (hoisting.py) and the filters kept in locals written as
-        statements (lowering.py)."""
+        invariant parts worked out once (hoisting.py), the filters kept in locals written as
+        statements (lowering.py) and the budget checks that code which cannot fail follows put off to
+        the next charge (budget_checks.py)."""
         for statement in statements:
             truth.test_truths(statement)
-        return lowering.lower_filters(hoisting.hoist_invariants(statements, self.constants, self.safe),
-                                      self.constants, self.plain_lists)
+        lowered = lowering.lower_filters(hoisting.hoist_invariants(statements, self.constants, self.safe),
+                                         self.constants, self.plain_lists)
+        return budget_checks.put_off_checks(lowered)
 
     def temporary(self, prefix="t") -> str:
         self.temporaries += 1
