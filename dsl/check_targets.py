@@ -74,6 +74,9 @@ def written_type(checker, target: ast.Target, scope) -> Type:
 def check_set(checker, node, scope):
     expected = written_type(checker, node.target, scope)
     actual = checker.expr(node.value, scope)
+    if node.target.index is None and (expected == ANY or expected.is_list and expected.item in (ANY, None)):
+        # what the values of a variable that starts as none or [] are shown as (Checked.shown_type)
+        checker.out.written.setdefault(node.target.name, set()).add(actual)
     if not compatible(actual, expected) and not compatible(expected, actual):
         checker.error("E210", f"{_holder(node.target)} {expected}, so it cannot be set to a {actual}",
                       node.value)

@@ -36,6 +36,18 @@ class Checked:
     symbols: SymbolTable
     resolved: Resolutions = attrs.field(factory=Resolutions)  # node -> Resolution (resolution.py)
     types: dict = attrs.field(factory=dict)  # node -> Type
+    written: dict = attrs.field(factory=dict)  # an undeclared variable -> the set of the types `set` writes to it
+
+    def shown_type(self, name: str):
+        """The type a variable's values are shown as: the one its declaration or start gives it, else the
+        one every `set` of it writes (a variable that starts as none and is only ever set to cells holds
+        a cell), else None (mixed or unknown)."""
+        declared = self.symbols.vars.get(name, self.symbols.player_vars.get(name))
+        unknown = (ANY, NONE, None)
+        if declared is not None and declared != ANY and not (declared.is_list and declared.item in unknown):
+            return declared
+        found = {t for t in self.written.get(name, ()) if t not in unknown and not (t.is_list and t.item in unknown)}
+        return found.pop() if len(found) == 1 else declared
 
 
 @frozen

@@ -302,7 +302,9 @@ class Reader:
     def fragment(self, node, kind: str, what: str):
         if node is None:
             return None
-        if not isinstance(node, ScalarNode) or node.value is None or isinstance(node.value, bool):
+        written_truth = isinstance(node, ScalarNode) and isinstance(node.value, bool) and node.raw in ("true", "false")
+        if not isinstance(node, ScalarNode) or node.value is None or (isinstance(node.value, bool)
+                                                                       and not written_truth):
             self.bag.error("E014", f"{what} must be written in the boardrule language as text",
                            getattr(node, "span", None), hint=_leftover_hint(what) or _not_text_hint(node))
             return None

@@ -245,7 +245,7 @@ def read_board(r: Reader, node, span) -> BoardDef:
                for k, v in _entries(r, m.get("regions"), "regions")}
     return BoardDef(grid=r.fragment(m.get("grid"), "grid", "board.grid"),
                     shared=bool(r.scalar(m.get("shared"), "board.shared", (bool,), False)),
-                    mask=r.text(m.get("mask"), "board.mask"), regions=regions, span=m.span,
+                    mask=r.scalar(m.get("mask"), "board.mask"), regions=regions, span=m.span,
                     mask_span=m.get("mask").span if m.get("mask") is not None else None,
                     mask_node=m.get("mask") if isinstance(m.get("mask"), ScalarNode) else None)
 

@@ -330,22 +330,22 @@ flow:
                       "name the player: `for p in players { set p.coins = ... }`")]
 
 
-def test_a_true_false_value_where_a_rule_is_expected_suggests_quotes():
-    # `done: false` loads as a YAML boolean; E014 once gave no hint at all
-    from boardrule.dsl.diagnostics import PackError
+def test_true_and_false_written_where_a_rule_is_expected_are_the_languages_true_and_false():
+    # `done: false` loads as a YAML boolean: once refused (E014), as numbers never were
     from boardrule.dsl.pack import load_pack_text
+    from boardrule.interpreter.api import new_game
+    from boardrule.interpreter.compiler.game import compile_game
     text = """\
 game: {id: flags, players: 1}
 board: {grid: square 2 x 2}
 pieces: {stone: {symbol: S}}
 vars: {done: false}
-actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+player_vars: {ready: true}
+actions: {put: {params: {c: cells where empty}, when: ready and not done, effect: place stone at c}}
 flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
 """
-    with pytest.raises(PackError) as caught:
-        load_pack_text(text, "flags.pack")
-    found = [(d.code, d.hint) for d in caught.value.diagnostics]
-    assert found == [("E014", 'YAML reads `false` as a true/false value, not as text: write it in quotes, "false"')]
+    state = new_game(compile_game(load_pack_text(text, "flags.pack")), 1)
+    assert state.vars["done"] is False and state.pvars[0]["ready"] is True
 
 
 FILTER_ON_A_PARAMETER = """\

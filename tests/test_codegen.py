@@ -210,6 +210,19 @@ def test_a_cell_function_of_none_gives_no_cells(generate):
     assert [(t.label, t.points) for t in score_sheet(game, state, 0).terms] == [("around the last stone", 4 + 0 + 1)]
 
 
+@pytest.mark.parametrize("generate", [True, False])
+def test_none_holds_no_piece_as_the_language_says(generate):
+    # docs/language.md, Cells: `empty` is true of none, `occupied` false, `kind` and the other properties none
+    with _generating(generate):
+        game = compile_game(load_pack_text(LAST_CELL, "last.pack"))
+        state = flow.initial_state(game, 1, seed=0)
+        off = 'step(cell("C1"), east)'
+        assert [evaluate(game, state, f"{off}.{p}")[0] for p in ("empty", "occupied", "kind", "name", "x")] == \
+            [True, False, None, None, None]
+        assert evaluate(game, state, f"count([{off}] where it.empty)")[0] == 1
+        assert evaluate(game, state, f"count([{off}] where it != none and it.empty)")[0] == 0
+
+
 @pytest.mark.parametrize("text", [
     'count(ray(cell("A1"), east))', 'count(ray(cell("A1"), southeast, while = empty))',
     'count(ray(cell("A1"), east, while = kind == none))', 'count(ray(cell("C3"), north, while = x > 0 or empty))',

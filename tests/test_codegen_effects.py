@@ -3,7 +3,6 @@ one function changes the state, spends the work budget and fails as the closures
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,8 @@ from boardrule.interpreter.compiler import codegen_effects
 from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.records.serialize import state_to_json
 from boardrule.interpreter.runtime import flow
-from boardrule.interpreter.runtime.budget import Meter
 from boardrule.interpreter.runtime.values import RuleError
+from twin_games import play_alike
 
 HERE = Path(__file__).parent
 PACKS = ["tictactoe", "connect4", "tinytowns", "townies", "villagers",
@@ -33,24 +32,7 @@ def _both(open_one, monkeypatch):
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_written_effects_make_the_same_games_as_their_closures(pack, monkeypatch):
-    _same_games(*_both(lambda: open_game(pack), monkeypatch))
-
-
-def _same_games(written, closures):
-    """Seeded random games of both: the same state (its saved form) and work spent after every move."""
-    low = written.players_range[0]
-    for seed in range(2):
-        chooser = random.Random(seed)
-        states = [flow.initial_state(g, low, seed=seed, meter=Meter(operation=10 ** 9, game=10 ** 12))
-                  for g in (written, closures)]
-        for _ in range(80):
-            if states[0].phase == "over":
-                break
-            seat = flow.waiting(states[0])[0]
-            pick = chooser.randrange(len(flow.legal_moves(written, states[0], seat)))
-            states = [flow.apply(g, s, flow.legal_moves(g, s, seat)[pick]) for g, s in zip((written, closures), states)]
-            assert state_to_json(written, states[0]) == state_to_json(closures, states[1])
-            assert states[0].meter.spent() == states[1].meter.spent()
+    play_alike(*_both(lambda: open_game(pack), monkeypatch))
 
 
 STONES = """\
@@ -80,7 +62,7 @@ flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
 def test_written_removes_sets_changes_scores_and_loops_make_the_same_games(monkeypatch):
     text = STONES.replace("9007199254740990", "0").replace("{c: cells}", "{c: cells where empty}")
     written, closures = _both(lambda: compile_game(load_pack_text(text, "stones.pack")), monkeypatch)
-    _same_games(written, closures)
+    play_alike(written, closures)
 
 
 @pytest.mark.parametrize("moves, message", [

@@ -4,7 +4,6 @@ locals set for it; the moves listed, the states reached and the work spent are t
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,7 @@ from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.api import open_game
 from boardrule.interpreter.compiler.codegen_loops import LoopGeneration
 from boardrule.interpreter.compiler.game import compile_game
-from boardrule.interpreter.records.serialize import state_to_json
-from boardrule.interpreter.runtime import flow
-from boardrule.interpreter.runtime.budget import Meter
-from boardrule.interpreter.runtime.moves import move_text
+from twin_games import play_alike
 
 HERE = Path(__file__).parent
 
@@ -69,32 +65,14 @@ def _both(open_one, monkeypatch):
     return generated, closures
 
 
-def _same_games(generated, closures, seeds=2):
-    low = generated.players_range[0]
-    for seed in range(seeds):
-        chooser = random.Random(seed)
-        states = [flow.initial_state(g, low, seed=seed, meter=Meter(operation=10 ** 9, game=10 ** 12))
-                  for g in (generated, closures)]
-        for _ in range(120):
-            if states[0].phase == "over":
-                break
-            seat = flow.waiting(states[0])[0]
-            listed = [[move_text(m, g) for m in flow.legal_moves(g, s, seat)] for g, s in zip((generated, closures), states)]
-            assert listed[0] == listed[1]
-            assert states[0].meter.spent() == states[1].meter.spent()
-            pick = chooser.randrange(len(listed[0]))
-            states = [flow.apply(g, s, flow.legal_moves(g, s, seat)[pick]) for g, s in zip((generated, closures), states)]
-            assert state_to_json(generated, states[0]) == state_to_json(closures, states[1])
-            assert states[0].meter.spent() == states[1].meter.spent()
-
-
 @pytest.mark.parametrize("pack", ["tinytowns", "villagers", str(HERE / "packs" / "towns.pack")])
 def test_generated_matches_make_the_same_games_as_the_closure(pack, monkeypatch):
-    _same_games(*_both(lambda: open_game(pack), monkeypatch))
+    play_alike(*_both(lambda: open_game(pack), monkeypatch), moves=120, listed=True)
 
 
 def test_a_small_pack_with_stand_ins_and_an_option_reading_the_parameter(monkeypatch):
-    _same_games(*_both(lambda: compile_game(load_pack_text(PACK, "patterned.pack")), monkeypatch), seeds=6)
+    play_alike(*_both(lambda: compile_game(load_pack_text(PACK, "patterned.pack")), monkeypatch), seeds=6, moves=120,
+               listed=True)
 
 
 def test_the_shape_is_handed_to_the_matcher_unless_an_option_reads_a_parameter(generated_code):

@@ -267,3 +267,20 @@ def test_the_schema_is_shipped_as_package_data():
     text = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'"boardrule\.schema" = \["\*\.json"\]', text)
     assert '"boardrule.schema"' in text.split("[tool.setuptools.package-dir]")[0]
+
+
+@pytest.mark.parametrize("pack, says", [
+    ("tinytowns", "16 cells; each cell has up to 4 neighbours (orthogonal)"),
+    ("townies", "68 cells; each cell has up to 6 neighbours;"),
+    (str(Path(__file__).parent / "suite" / "breakthrough.pack"), "each cell has up to 8 neighbours (diagonals too)")])
+def test_the_rules_reference_counts_the_neighbours_on_the_board(pack, says):
+    assert says in rulesdoc.rules_text(open_game(pack))
+
+
+def test_a_mask_that_leaves_no_cell_a_neighbour_is_said_so(tmp_path):
+    # a checkerboard's dark squares were said to have "up to 4 neighbours (orthogonal)": they have none
+    pack = tmp_path / "dark.pack"
+    pack.write_text("game: {id: dark, players: 1}\nboard:\n  grid: square 2 x 2\n  mask: |\n    # .\n    . #\n"
+                    "pieces: {stone: {symbol: S}}\nactions: {put: {params: {c: cells where empty}, "
+                    "effect: place stone at c}}\nflow: {round: [{turns: [put]}], end: \"none(cells, empty)\"}\n")
+    assert "2 cells; no cell has a neighbour (orthogonal: the mask leaves none)" in rulesdoc.rules_text(open_game(str(pack)))

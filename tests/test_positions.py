@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.designer.check import check_pack
 from boardrule.interpreter.compiler.game import compile_game
@@ -240,3 +242,34 @@ def test_a_position_gives_a_pieces_owner_and_writes_it_back():
     assert board_rows(game, state, 0) == [["C@P2", "C", "."]]
     failures = run_tests(compile_game(load_pack_text(OWNED.replace("C@P2 C .", "C@P7 C ."), "owned.pack")))
     assert failures and "`P7` is not a seat" in failures[0].message
+
+
+HOLES = """\
+game: {id: holes, players: 1}
+board:
+  grid: square 3 x 2
+  mask: |
+    # . #
+    . # .
+pieces: {stone: {symbol: S}}
+actions: {put: {params: {c: cells where empty}, effect: place stone at c}}
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+tests:
+  - name: a board written over its holes
+    position:
+      board: |
+        S - S
+        - . X
+"""
+
+
+@pytest.mark.parametrize("rows, message, line, col", [
+    ("S . S\n        - S -", "there is no cell at column 2, row 1; write `-`", 14, 11),   # a piece on a hole
+    ("S - S\n        - - -", "B2 is on the board; `-` marks a missing cell", 15, 11),
+    ("S - S\n        - X -", "`X` is not a piece symbol of this pack", 15, 11)])
+def test_an_error_in_a_positions_board_points_at_the_cell_written(rows, message, line, col):
+    # the error about a hole once pointed at `board: |`, not at the cell
+    text = HOLES.replace("S - S\n        - . X", rows)
+    failures = run_tests(compile_game(load_pack_text(text, "holes.pack")))
+    assert len(failures) == 1 and message in failures[0].message, failures
+    assert (failures[0].span.line, failures[0].span.col) == (line, col)

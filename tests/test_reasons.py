@@ -62,6 +62,27 @@ def test_the_packs_reasons_are_told_with_their_values(stall):
     state = flow.play_text(game, state, 0, "stack wood B1")
 
 
+UNTYPED = """
+game: {id: untyped, players: 1}
+board: {grid: square 3 x 1}
+pieces: {crate: {symbol: C}}
+vars: {spot: none}
+actions:
+  stack:
+    params:
+      cell: {in: "if spot != none then [spot] else cells where empty", why: "{cell} is not free"}
+    effect: place crate at cell
+flow: {round: [{turns: [stack]}], end: "none(cells, empty)"}
+"""
+
+
+def test_a_cell_of_a_list_the_checker_cannot_type_is_read_as_a_cell():
+    # `[spot]`, spot none at first: the value was read as the text `a1` ("a1 is not free")
+    game = game_of(UNTYPED)
+    state = flow.play_text(game, api.new_game(game, 1), 0, "stack A1")
+    assert reasons.refusal(game, state, 0, "stack A1") == "A1 is not free"
+
+
 def test_a_placement_rules_reason_and_the_engines_own_words():
     game = game_of(STALL.replace("  left: 2", "  left: 3"))
     state = api.new_game(game, 1)

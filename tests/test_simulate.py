@@ -523,6 +523,14 @@ def test_the_report_says_how_often_each_action_was_taken():
     assert plays["mean"] == per_game and per_game >= 2.5  # a game of tic-tac-toe takes 5 to 9 plays
 
 
+def test_done_is_listed_only_where_a_step_may_be_closed_by_it():
+    # a pack without a `repeat` step (or only `repeat: while possible`) once reported "never taken: done"
+    from boardrule.interpreter.lab import simulate as run_simulation
+    assert "done" not in run_simulation("tictactoe", games=2, seats=["random", "random"], seed=1).report["actions"]
+    towns = str(Path(__file__).parent / "packs" / "towns.pack")  # builds in a `repeat` step closed by `done`
+    assert "done" in run_simulation(towns, games=1, seats=["random"], seed=1).report["actions"]
+
+
 # ------------------------------------------------------------------ warnings about the agents
 def _plan_like(lineup, players=1, duplicate=True):
     import types

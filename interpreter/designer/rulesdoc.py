@@ -267,12 +267,23 @@ def rules_document(game) -> list:
     return doc
 
 
+def _neighbours(game) -> str:
+    """How many neighbours (`adjacent`) the board's cells have, counted on the board as it is (a mask's
+    holes are no neighbours)."""
+    grid = game.grid
+    how = {"square": "orthogonal" if grid.adjacency == "orthogonal" else "diagonals too"}.get(grid.kind)
+    table = game.cell_tables["adjacent"]
+    most = max((len(table[c]) for c in grid.cells), default=0)
+    if most == 0:
+        return "no cell has a neighbour" + (f" ({how}: the mask leaves none)" if how else " (the mask leaves none)")
+    return f"each cell has up to {most} neighbour{'' if most == 1 else 's'}" + (f" ({how})" if how else "")
+
+
 def _board(game, model) -> list:
     grid = game.grid
     decl = model.board.grid
     kind = "square" if grid.kind == "square" else f"hex ({grid.hex_layout})"
-    neighbours = {"square": "4 neighbours (orthogonal)" if grid.adjacency == "orthogonal" else
-                  "8 neighbours (diagonals too)"}.get(grid.kind, "6 neighbours")
+    neighbours = _neighbours(game)
     whose = "one board shared by all players" if model.board.shared else "each player has a board of their own"
     size = f"grid of {decl.columns} columns and {decl.rows} rows"
     naming = ("Cells are named by column letter and row number from the top left (", Code("A1"), ").")
@@ -283,8 +294,7 @@ def _board(game, model) -> list:
     if decl.rows is None:
         kind, size = "hexagon-shaped hex", f"board of side {decl.columns}"
     blocks = [Heading(2, "Board"),
-              Para((f"A {kind} {size}, {grid.size} cells; "
-                    f"each cell has up to {neighbours}; {whose}. ", *naming))]
+              Para((f"A {kind} {size}, {grid.size} cells; {neighbours}; {whose}. ", *naming))]
     regions = [(name, cells) for name, cells in model.board.regions.items() if cells is not None]
     marks: dict = {}
     legend = []

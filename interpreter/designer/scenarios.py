@@ -335,7 +335,19 @@ def _compare_value(game, got, node, what, fail):
     wanted = to_plain(node)
     shown = _as_written(game, got, wanted)
     if shown != wanted:
-        fail(f"{what} is {shown!r}, expected {wanted!r}", node.span)
+        fail(f"{what} is {_written(shown)}, expected {_written(wanted)}", node.span)
+
+
+def _written(value) -> str:
+    """A value in a test's message as the language writes it: `true`, `false`, `none`, lists in brackets
+    (text and names quoted, as before)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    return repr(value)
 
 
 def _as_written(game, got, wanted):

@@ -135,12 +135,18 @@ def _results(seats, multi) -> dict:
 
 
 def action_names(records, game=None) -> list:
-    """The actions of the pack (in its order), then `done`, then any other action taken."""
-    names = list(game.actions) + ["done"] if game is not None else []
+    """The actions of the pack (in its order), then `done` where a step may be closed by it (a `repeat`
+    step that is not `repeat: while possible`), then any other action taken."""
+    names = list(game.actions) + (["done"] if _done_possible(game) else []) if game is not None else []
     for record in records:
         for seat in record["seats"]:
             names += [name for name, _ in seat.get("actions", ())]
     return list(dict.fromkeys(names))
+
+
+def _done_possible(game) -> bool:
+    return any(step.repeat and not step.required for step in (*game.setup_steps, *game.round_steps)
+               if step.kind != "do")
 
 
 def _action_counts(seats, name) -> list:

@@ -229,6 +229,7 @@ def _load_board(game, state, board, node):
     if len(rows) != grid.height:
         raise PositionError(f"the board has {grid.height} rows, this position gives {len(rows)}", span=node.span)
     by_symbol = {symbol: kind for kind, symbol in game.symbols.items()}
+    row_starts = _row_starts(text)
     for y, row in enumerate(rows):
         tokens = row.split()
         present = [grid.col(c) for c in grid.rows[y]]
@@ -237,30 +238,41 @@ def _load_board(game, state, board, node):
         elif len(tokens) == len(present):
             columns = present  # only the row's cells (a hexagon's rows)
         else:
-            offset = text.find(row)
+            offset = row_starts[y]
             message = f"row {y + 1} has {len(tokens)} cells; the board is {grid.width} wide"
             if len(present) < grid.width:
                 message += f" (a `-` for each missing cell), or give only the row's {len(present)} cells"
             raise PositionError(message, span=node.span_of(offset, offset + len(row)))
-        for x, token in zip(columns, tokens):
-            _load_cell(game, state, board, x, y, token, by_symbol, node, text, row)
+        starts = [found.start() for found in re.finditer(r"\S+", row)]
+        for x, token, start in zip(columns, tokens, starts):
+            span = node.span_of(row_starts[y] + start, row_starts[y] + start + len(token))
+            _load_cell(game, state, board, x, y, token, by_symbol, span)
 
 
-def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
+def _row_starts(text) -> list:
+    """Where each row that is not blank starts in a board's text (offsets of its first character)."""
+    starts, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            starts.append(offset)
+        offset += len(line)
+    return starts
+
+
+def _load_cell(game, state, board, x, y, token, by_symbol, span):
+    """One cell of a position's board, from its token (`span`: where the token is written)."""
     cell = game.grid.at(x, y)
     if token == "-":
         if cell is not None:
-            raise PositionError(f"{game.grid.name(cell)} is on the board; `-` marks a missing cell", span=node.span)
+            raise PositionError(f"{game.grid.name(cell)} is on the board; `-` marks a missing cell", span=span)
         return
     if cell is None:
-        raise PositionError(f"there is no cell at column {x + 1}, row {y + 1}; write `-`", span=node.span)
+        raise PositionError(f"there is no cell at column {x + 1}, row {y + 1}; write `-`", span=span)
     match = _TOKEN.match(token)
     symbol = match.group("sym") if match else token
     if match is None or (symbol != "." and symbol not in by_symbol):
         choices = ", ".join(sorted(by_symbol))
-        offset = text.find(row) + row.find(token)
-        raise PositionError(f"`{token}` is not a piece symbol of this pack (symbols: {choices})",
-                            span=node.span_of(offset, offset + len(token)))
+        raise PositionError(f"`{token}` is not a piece symbol of this pack (symbols: {choices})", span=span)
     _clear_cell(state, board, cell)  # the position gives the whole cell: `.` empties it
     if symbol != ".":
         kind = by_symbol[symbol]
@@ -268,13 +280,9 @@ def _load_cell(game, state, board, x, y, token, by_symbol, node, text, row):
         values = (match.group("attrs") or "").split(":") if match.group("attrs") else []
         variable = _variable_attributes(game, kind)
         if values:
-            offset = text.find(row) + row.find(token)
-            span = node.span_of(offset, offset + len(token))
             state.attrs[board][cell] = _cell_values(game, kind, variable, values, span)
         if match.group("owner"):
-            offset = text.find(row) + row.find(token)
-            state.owner[board][cell] = parse_seat(match.group("owner"), node.span_of(offset, offset + len(token)),
-                                                  state.seats)
+            state.owner[board][cell] = parse_seat(match.group("owner"), span, state.seats)
         if match.group("held"):
             state.held[board][cell] = tuple(by_symbol.get(h.strip(), h.strip())
                                             for h in match.group("held").split(",") if h.strip())

@@ -359,14 +359,15 @@ def _note_items(game, state, every_deck, viewer, raw, names) -> list:
     if declared:
         groups.append(("", [(label, f"{label} {text}") for label, text in _status(game, state, None)]))
     else:
-        groups.append(("", [(k, f"{k} {value_text(v)}") for k, v in state.vars.items()]))
+        groups.append(("", [(k, f"{k} {_variable_text(game, k, v)}") for k, v in state.vars.items()]))
     over = state.phase == "over"
     for seat in state.players:
         who = f"{names[seat]} "
         if declared:
             items = [(who + label, f"{label} {text}") for label, text in _status(game, state, seat, viewer)]
         else:
-            items = [(who + k, f"{k} {value_text(v)}") for k, v in state.pvars[seat].items() if v != HIDDEN]
+            items = [(who + k, f"{k} {_variable_text(game, k, v)}") for k, v in state.pvars[seat].items()
+                     if v != HIDDEN]
         if over and _scored(game, state, seat):  # the end: every sheet is shown, so is every total
             items.append((who + "score", f"final score {game.score_total(state, seat)}"))
         elif not declared and state.points[seat]:
@@ -414,15 +415,29 @@ def _say(game, value, value_type=None) -> str:
     return say(game, value, value_type) if game is not None else value_text(value)
 
 
-def value_text(value) -> str:
+def _variable_text(game, name, value) -> str:
+    """A variable's value as the notes show it: cells by name when the variable holds cells (declared so,
+    or only ever set to cells: `Checked.shown_type`)."""
+    pack = getattr(game, "pack", None)
+    shown = pack.checked.shown_type(name) if pack is not None and pack.checked is not None else None
+    if shown is not None and (shown.name == "cell" or (shown.is_list and shown.item is not None
+                                                        and shown.item.name == "cell")):
+        return value_text(value, game.grid)
+    return value_text(value)
+
+
+def value_text(value, grid=None) -> str:
+    """A value as the notes show it; with `grid`, whole numbers are cells, shown by name."""
     if isinstance(value, tuple) or isinstance(value, list):
-        return "[" + ", ".join(value_text(v) for v in value) + "]"
+        return "[" + ", ".join(value_text(v, grid) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "none"
     if type(value) is Player:
         return repr(value)
+    if grid is not None and type(value) is int:
+        return grid.name(value & CELL_MASK)
     return str(value)
 
 

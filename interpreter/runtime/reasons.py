@@ -231,7 +231,16 @@ def _read(game, word, value_type, base):
                 return None, problem
             cells.append(base | cell)
         return tuple(sorted(cells)), None
+    if kind == "any" and CELL_NAME.match(word) and not _is_declared_name(game, word):
+        cell, problem = _cell(game, word)  # a list the checker could not type (`[spot]`, spot none at first)
+        if problem is None:
+            return base | cell, None
     return word, None
+
+
+def _is_declared_name(game, word) -> bool:
+    """True when `word` is a piece kind or a symbol the pack declares (a value written as it is)."""
+    return word in game.static_attrs or any(word in names for names in getattr(game, "symbol_sets", {}).values())
 
 
 def _as_listed(game, word, value, value_type, allowed):
