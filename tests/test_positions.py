@@ -273,3 +273,37 @@ def test_an_error_in_a_positions_board_points_at_the_cell_written(rows, message,
     failures = run_tests(compile_game(load_pack_text(text, "holes.pack")))
     assert len(failures) == 1 and message in failures[0].message, failures
     assert (failures[0].span.line, failures[0].span.col) == (line, col)
+
+
+CELL_IN_A_VARIABLE = """\
+game: {id: posvar, players: 1}
+board: {grid: square 3 x 1}
+pieces: {stone: {symbol: S}}
+vars: {last: none}
+actions:
+  put:
+    params: {cell: cells where empty}
+    effect: |
+      place stone at cell
+      set last = cell
+flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
+scoring:
+  where: if last == none then 0 else last.x
+tests:
+  - name: a cell in a position's variables
+    position:
+      vars: {last: WRITTEN}
+    expect:
+      score: {P1: 2}
+"""
+
+
+@pytest.mark.parametrize("written, message", [
+    ("C1", None),
+    ("D1", "`D1` is not a cell of the board: cells are written like B2"),
+    ("3", "`last` holds a cell, and 3 is not one")])
+def test_a_position_names_the_cell_a_variable_that_holds_cells_holds(written, message):
+    # `vars: {last: C1}` once set the text "C1", and `last.x` stopped `check` with an internal error
+    game = compile_game(load_pack_text(CELL_IN_A_VARIABLE.replace("WRITTEN", written), "posvar.pack"))
+    failures = run_tests(game)
+    assert [f.message.split(": ", 1)[1] for f in failures] == ([] if message is None else [message])

@@ -30,8 +30,8 @@ from boardrule.interpreter.runtime.geometry import RHOMBUS, even_pitch
 from boardrule.interpreter.runtime.state import set_kind
 from boardrule.dsl.sections import MAX_ROUNDS
 from boardrule.dsl.type_words import TypeWordError
-from boardrule.dsl.types import ANY, BOOL, NONE, NUM, PLAYER, SHAPE, STR, SYM
-from boardrule.interpreter.runtime.values import PLAYERS, Player
+from boardrule.dsl.types import ANY, BOOL, CELL, NONE, NUM, PLAYER, SHAPE, STR, SYM
+from boardrule.interpreter.runtime.values import CELL_BITS, PLAYERS, Player
 
 _TOKEN = re.compile(r"^(?P<sym>[^:@\[\+]+)(?::(?P<attrs>[^@\[\+]+))?(?:@(?P<owner>[^\[\+]+))?"
                     r"(?:\[(?P<held>[^\]]*)\])?(?P<tokens>(?:\+[^+]+)*)$")
@@ -67,11 +67,11 @@ def apply_position(game, state, node: MapNode) -> None:
         seat = parse_seat(seat_key.value, seat_key.span, state.seats)
         _load_board(game, state, game.board_of_seat(seat), board_node)
     for key, value in _mapping(node.get("vars")):
-        _set_var(game, state.vars, key, value, game.model.vars)
+        _set_var(game, state.vars, key, value, game.model.vars, game.board_of_seat(state.players[0]))
     for seat_key, values in _mapping(node.get("player_vars")):
         seat = parse_seat(seat_key.value, seat_key.span, state.seats)
         for key, value in _mapping(values):
-            _set_var(game, state.pvars[seat], key, value, game.model.player_vars)
+            _set_var(game, state.pvars[seat], key, value, game.model.player_vars, game.board_of_seat(seat))
     for seat_key, values in _mapping(node.get("points")):
         seat = parse_seat(seat_key.value, seat_key.span, state.seats)
         state.points[seat] = _points(values)
@@ -132,30 +132,41 @@ def _mapping(node):
     return node.entries
 
 
-def _set_var(game, table, key, value, declared):
+def _set_var(game, table, key, value, declared, board):
+    """Variable `key` of `table` set to `value`, read as the variable's type says (`board`: the board a cell
+    named there is on)."""
     names = {v.name for v in declared}
     if key.value not in names:
         raise PositionError(f"`{key.value}` is not a declared variable", span=key.span)
-    symbols = game.pack.checked.symbols
+    checked = game.pack.checked
+    symbols = checked.symbols
     kind = symbols.vars.get(key.value) or symbols.player_vars.get(key.value) or ANY
+    if kind == ANY or (kind.is_list and kind.item in (ANY, NONE, None)):
+        kind = checked.shown_type(str(key.value)) or kind  # a variable only ever set to cells holds cells
     plain = to_plain(value)
     _check_type(kind, plain, f"`{key.value}`", value.span, symbols.record_of)
-    table[str(key.value)] = _shaped(game, kind, _rule_value(plain), value.span)
+    table[str(key.value)] = _shaped(game, kind, _rule_value(plain), value.span, board)
 
 
-def _shaped(game, kind, value, span):
-    """Shapes named in a position become the shapes the rules hold (a hand of pieces: `[bar, ell]`)."""
+def _shaped(game, kind, value, span, board=0):
+    """Shapes named in a position become the shapes the rules hold (a hand of pieces: `[bar, ell]`), and
+    cells named there (`C1`) the cells of `board`."""
+    if kind == CELL and isinstance(value, str):
+        try:
+            return board << CELL_BITS | game.grid.parse_name(value)
+        except (KeyError, ValueError):
+            raise PositionError(f"`{value}` is not a cell of the board: cells are written like B2", span=span) from None
     if kind == SHAPE and isinstance(value, str):
         if value not in game.shapes:
             names = ", ".join(sorted(game.shapes)) or "none"
             raise PositionError(f"`{value}` is not a shape of this pack (shapes: {names})", span=span)
         return game.shapes[value]
     if kind.is_list and isinstance(value, tuple):
-        return tuple(_shaped(game, kind.item or ANY, item, span) for item in value)
+        return tuple(_shaped(game, kind.item or ANY, item, span, board) for item in value)
     return value
 
 
-_PLAIN_TYPES = {NUM: (int,), BOOL: (bool,), SYM: (str,), STR: (str,), PLAYER: (str,)}
+_PLAIN_TYPES = {NUM: (int,), BOOL: (bool,), SYM: (str,), STR: (str,), PLAYER: (str,), CELL: (str,)}
 
 
 def _check_type(kind, plain, what, span, records) -> None:
