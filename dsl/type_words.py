@@ -1,7 +1,7 @@
 """Types written as words in a pack: the fields of records, typed piece variables, typed variables.
 
 A type word is `number`, `name`, `text`, `bool`, `kind` (a piece kind), `shape`
-(a shape of `shapes:`), the name of a symbol list (one of its names), the name
+(a shape of `shapes:`), `cell` (a variable's only: data cannot hold a board's cell), the name of a symbol list (one of its names), the name
 of a kind of record (one of its records), or `list of T` (`T` also in the plural:
 `list of numbers`). `read_type_word` turns one into a DeclaredType, which types
 the rules that read the value and checks the data written for it:
@@ -18,11 +18,11 @@ from typing import Optional
 
 from boardrule.dsl.limits import MAX_NUMBER
 from boardrule.dsl.records import frozen
-from boardrule.dsl.types import BOOL, NUM, SHAPE, STR, SYM, Type, list_of, record_of
+from boardrule.dsl.types import BOOL, CELL, NUM, SHAPE, STR, SYM, Type, list_of, record_of
 
 #: the words every pack knows, with their types
 PLAIN_WORDS = {"number": NUM, "name": SYM, "text": STR, "bool": BOOL}
-WORDS = tuple(PLAIN_WORDS) + ("kind", "shape")
+WORDS = tuple(PLAIN_WORDS) + ("kind", "shape", "cell")
 _PLAIN_WHAT = {"number": "a number", "name": "a name", "text": "a text", "bool": "true or false"}
 
 
@@ -49,6 +49,9 @@ class DeclaredType:
             return tuple(self.item.plain_value(v) for v in plain)
         if plain is None:
             return None
+        if self.type == CELL:  # a board's cell is known by the rules and positions, not by the data
+            raise TypeWordError("a cell is a type for variables only: a record's field or a piece's value "
+                                "cannot hold one")
         if self.type == NUM:
             if type(plain) is not int or not -MAX_NUMBER <= plain <= MAX_NUMBER:
                 raise TypeWordError(f"a number is a whole number, not {_shown(plain)}")
@@ -101,6 +104,8 @@ def read_type_word(text, sym) -> DeclaredType:
         return DeclaredType(SYM, frozenset(sym.kinds), "a piece kind")
     if single == "shape":
         return DeclaredType(SHAPE, frozenset(sym.shapes), "a shape of `shapes:`")
+    if single == "cell":
+        return DeclaredType(CELL, what="a cell")
     if single in sym.symbol_sets:
         return DeclaredType(SYM, frozenset(sym.symbol_sets[single]), f"one of `{single}`")
     if single in sym.record_kinds:
