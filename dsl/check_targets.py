@@ -12,7 +12,7 @@ from __future__ import annotations
 from boardrule.dsl import ast
 from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.resolution import ExprPlayerVar, Global, HeldPlayerVar, PlayerVar, Resolution
-from boardrule.dsl.types import ANY, NUM, PLAYER, Type, compatible, item_type
+from boardrule.dsl.types import ANY, NUM, PLAYER, Type, compatible, item_type, unknown
 from boardrule.dsl.unparse import unparse
 
 
@@ -74,7 +74,7 @@ def written_type(checker, target: ast.Target, scope) -> Type:
 def check_set(checker, node, scope):
     expected = written_type(checker, node.target, scope)
     actual = checker.expr(node.value, scope)
-    if node.target.index is None and (expected == ANY or expected.is_list and expected.item in (ANY, None)):
+    if node.target.index is None and unknown(expected):
         # what the values of a variable that starts as none or [] are shown as (Checked.shown_type)
         checker.out.written.setdefault(node.target.name, set()).add(actual)
     if not compatible(actual, expected) and not compatible(expected, actual):

@@ -23,7 +23,7 @@ from boardrule.dsl.diagnostics import did_you_mean
 from boardrule.dsl.records import frozen
 from boardrule.dsl.symbols import SymbolTable
 from boardrule.dsl.types import (ANY, BOOL, CELL, DECK, DIRECTION, EVENT, NONE, NUM, PLAYER, SHAPE, STR, SYM, Type,
-                                 compatible, item_type, join, list_of)
+                                 compatible, item_type, join, list_of, unknown)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 EVENT_ATTRIBUTES = {"kind": SYM, "cell": CELL, "player": PLAYER}
@@ -43,10 +43,9 @@ class Checked:
         one every `set` of it writes (a variable that starts as none and is only ever set to cells holds
         a cell), else None (mixed or unknown)."""
         declared = self.symbols.vars.get(name, self.symbols.player_vars.get(name))
-        unknown = (ANY, NONE, None)
-        if declared is not None and declared != ANY and not (declared.is_list and declared.item in unknown):
+        if not unknown(declared):
             return declared
-        found = {t for t in self.written.get(name, ()) if t not in unknown and not (t.is_list and t.item in unknown)}
+        found = {t for t in self.written.get(name, ()) if not unknown(t)}
         return found.pop() if len(found) == 1 else declared
 
 

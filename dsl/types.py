@@ -70,6 +70,11 @@ def item_type(t: Type) -> Type:
     return t.item if t.is_list and t.item is not None else ANY
 
 
+def unknown(t) -> bool:
+    """True for a type that says nothing of its values: `any`, `none`, or a list of such (`[]`)."""
+    return t in (ANY, NONE, None) or (t.is_list and t.item in (ANY, NONE, None))
+
+
 def compatible(actual: Type, expected: Type) -> bool:
     """Whether a value of `actual` may stand where `expected` is required."""
     if ANY in (actual, expected) or actual == expected:

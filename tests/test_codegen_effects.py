@@ -14,7 +14,7 @@ from boardrule.interpreter.compiler.game import compile_game
 from boardrule.interpreter.records.serialize import state_to_json
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.values import RuleError
-from twin_games import play_alike
+from twin_games import play_alike, two_forms
 
 HERE = Path(__file__).parent
 PACKS = ["tictactoe", "connect4", "tinytowns", "townies", "villagers",
@@ -23,11 +23,7 @@ PACKS = ["tictactoe", "connect4", "tinytowns", "townies", "villagers",
 
 def _both(open_one, monkeypatch):
     """The game with its simple effects written out, and the same game with every effect a closure."""
-    written = open_one()
-    monkeypatch.setattr(codegen_effects, "writable", lambda compiler, statements: False)
-    closures = open_one()
-    monkeypatch.undo()
-    return written, closures
+    return two_forms(open_one, monkeypatch, codegen_effects, "writable", lambda compiler, statements: False)
 
 
 @pytest.mark.parametrize("pack", PACKS)

@@ -12,7 +12,7 @@ from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.api import open_game
 from boardrule.interpreter.compiler.codegen_loops import LoopGeneration
 from boardrule.interpreter.compiler.game import compile_game
-from twin_games import play_alike
+from twin_games import play_alike, two_forms
 
 HERE = Path(__file__).parent
 
@@ -58,11 +58,7 @@ scoring:
 
 def _both(open_one, monkeypatch):
     """The game with `matches` generated, and the same game with every `matches` its closure."""
-    generated = open_one()
-    monkeypatch.setattr(LoopGeneration, "pattern_matches", lambda self, node: None)
-    closures = open_one()
-    monkeypatch.undo()
-    return generated, closures
+    return two_forms(open_one, monkeypatch, LoopGeneration, "pattern_matches", lambda self, node: None)
 
 
 @pytest.mark.parametrize("pack", ["tinytowns", "villagers", str(HERE / "packs" / "towns.pack")])

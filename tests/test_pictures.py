@@ -367,7 +367,7 @@ CELL_VARIABLES = """\
 game: {id: cellvars, players: 1}
 board: {grid: square 3 x 1}
 pieces: {stone: {symbol: S}}
-vars: {last: none, count_of: 0, mixed: none}
+vars: {last: none, typed: {initial: none, type: cell}, count_of: 0, mixed: none}
 player_vars: {mine: none}
 actions:
   put:
@@ -375,6 +375,7 @@ actions:
     effect: |
       place stone at cell
       set last = cell
+      set typed = cell
       set me.mine = cell
       set mixed = cell
       set mixed = 2
@@ -382,12 +383,12 @@ flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
 """
 
 
-def test_notes_show_a_variable_only_ever_set_to_cells_by_the_cells_names():
-    # a variable starting as none and set to cells once showed `last 1` on screen
+def test_notes_show_a_variable_that_holds_cells_by_the_cells_names():
+    # a variable starting as none and set to cells once showed `last 1` on screen; one declared a cell too
     game = compile_game(load_pack_text(CELL_VARIABLES, "cellvars.pack"))
     state = flow.play_text(game, api.new_game(game, 1, 1), 0, "put B1")
     shown = " ".join(pictures.notes(game, state))
-    assert "last B1" in shown and "mine B1" in shown
+    assert "last B1" in shown and "typed B1" in shown and "mine B1" in shown
     assert "mixed 2" in shown and "count_of 0" in shown  # set to a cell and a number: shown as it is
     state = flow.play_text(game, state, 0, "put C1")
     assert "last C1" in " ".join(pictures.notes(game, state))

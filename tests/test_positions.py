@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from boardrule.dsl.diagnostics import PackError
 from boardrule.dsl.pack import load_pack_text
 from boardrule.interpreter.designer.check import check_pack
 from boardrule.interpreter.compiler.game import compile_game
@@ -279,7 +280,7 @@ CELL_IN_A_VARIABLE = """\
 game: {id: posvar, players: 1}
 board: {grid: square 3 x 1}
 pieces: {stone: {symbol: S}}
-vars: {last: none}
+vars: {last: DECLARED}
 actions:
   put:
     params: {cell: cells where empty}
@@ -298,12 +299,25 @@ tests:
 """
 
 
+#: a variable that holds cells: only ever set to cells, or declared so (`type: cell`)
+HOLDS_CELLS = ["none", "{initial: none, type: cell}"]
+
+
+@pytest.mark.parametrize("declared", HOLDS_CELLS)
 @pytest.mark.parametrize("written, message", [
     ("C1", None),
     ("D1", "`D1` is not a cell of the board: cells are written like B2"),
     ("3", "`last` holds a cell, and 3 is not one")])
-def test_a_position_names_the_cell_a_variable_that_holds_cells_holds(written, message):
+def test_a_position_names_the_cell_a_variable_that_holds_cells_holds(declared, written, message):
     # `vars: {last: C1}` once set the text "C1", and `last.x` stopped `check` with an internal error
-    game = compile_game(load_pack_text(CELL_IN_A_VARIABLE.replace("WRITTEN", written), "posvar.pack"))
-    failures = run_tests(game)
+    text = CELL_IN_A_VARIABLE.replace("DECLARED", declared).replace("WRITTEN", written)
+    failures = run_tests(compile_game(load_pack_text(text, "posvar.pack")))
     assert [f.message.split(": ", 1)[1] for f in failures] == ([] if message is None else [message])
+
+
+def test_a_variable_declared_a_cell_is_set_to_cells_only():
+    text = CELL_IN_A_VARIABLE.replace("DECLARED", HOLDS_CELLS[1]).replace("set last = cell", "set last = 1")
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text, "posvar.pack")
+    assert [(d.code, d.message) for d in caught.value.diagnostics] == [
+        ("E210", "`last` holds a cell, so it cannot be set to a number")]

@@ -255,43 +255,6 @@ flow:
     assert evaluate(game, state, "market")[1] == list_of(record_of("domino"))
 
 
-DECLARED_CELL = """\
-game: {id: typed, players: 1}
-board: {grid: square 3 x 1}
-pieces: {stone: {symbol: S}}
-vars:
-  last: {initial: none, type: cell}
-actions:
-  put:
-    params: {cell: cells where empty}
-    effect: |
-      place stone at cell
-      set last = cell
-flow: {round: [{turns: [put]}], end: "none(cells, empty)"}
-scoring:
-  where: if last == none then 0 else last.x
-tests:
-  - name: a declared cell in a position
-    position:
-      vars: {last: B1}
-    expect:
-      score: {P1: 1}
-"""
-
-
-def test_a_variable_declared_a_cell_holds_cells_by_name_on_screen_and_in_positions():
-    from boardrule.interpreter.api import new_game
-    from boardrule.interpreter.runtime import picture
-    from boardrule.interpreter.runtime.flow import play_text
-    game = compile_game(load_pack_text(DECLARED_CELL, "typed.pack"))
-    assert run_tests(game) == []
-    state = play_text(game, new_game(game, 1), 0, "put C1")
-    assert "last C1" in " ".join(picture.notes(game, state))
-    refused = DECLARED_CELL.replace("      set last = cell\n", "      set last = 1\n")
-    assert [(c, m) for c, m, _, _ in diagnostics(refused)] == [
-        ("E210", "`last` holds a cell, so it cannot be set to a number")]
-
-
 def test_a_cell_is_no_type_for_data():
     text = PACK.replace("fields: {cost: number,", "fields: {cost: cell,")
     assert ("E026", "field `cost` of `ace`: a cell is a type for variables only: a record's field or a piece's "

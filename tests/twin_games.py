@@ -11,6 +11,15 @@ from boardrule.interpreter.runtime.budget import Meter
 from boardrule.interpreter.runtime.moves import move_text
 
 
+def two_forms(open_one, monkeypatch, owner, name, replacement):
+    """(the game as `open_one()` compiles it, the same game with `owner.name` replaced by `replacement`)."""
+    first = open_one()
+    monkeypatch.setattr(owner, name, replacement)
+    second = open_one()
+    monkeypatch.undo()
+    return first, second
+
+
 def play_alike(first, second, seeds: int = 2, moves: int = 80, listed: bool = False) -> None:
     """Assert that `first` and `second` (two Games of one pack) play `seeds` seeded random games alike."""
     low = first.players_range[0]

@@ -140,9 +140,7 @@ def _set_var(game, table, key, value, declared, board):
         raise PositionError(f"`{key.value}` is not a declared variable", span=key.span)
     checked = game.pack.checked
     symbols = checked.symbols
-    kind = symbols.vars.get(key.value) or symbols.player_vars.get(key.value) or ANY
-    if kind == ANY or (kind.is_list and kind.item in (ANY, NONE, None)):
-        kind = checked.shown_type(str(key.value)) or kind  # a variable only ever set to cells holds cells
+    kind = checked.shown_type(str(key.value)) or ANY  # declared, else what the rules set it to (cells...)
     plain = to_plain(value)
     _check_type(kind, plain, f"`{key.value}`", value.span, symbols.record_of)
     table[str(key.value)] = _shaped(game, kind, _rule_value(plain), value.span, board)
@@ -235,39 +233,39 @@ def _load_board(game, state, board, node):
     if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
         raise PositionError("a board is written as rows of cell symbols", span=node.span)
     text = node.value
-    rows = [line for line in text.splitlines() if line.strip()]
+    starts_and_rows = _rows(text)
+    rows = [row for _, row in starts_and_rows]
     grid = game.grid
     if len(rows) != grid.height:
         raise PositionError(f"the board has {grid.height} rows, this position gives {len(rows)}", span=node.span)
     by_symbol = {symbol: kind for kind, symbol in game.symbols.items()}
-    row_starts = _row_starts(text)
-    for y, row in enumerate(rows):
-        tokens = row.split()
+    for y, (row_start, row) in enumerate(starts_and_rows):
+        found = list(re.finditer(r"\S+", row))
+        tokens = [token.group() for token in found]
         present = [grid.col(c) for c in grid.rows[y]]
         if len(tokens) == grid.width:
             columns = range(grid.width)  # every column, `-` where no cell is
         elif len(tokens) == len(present):
             columns = present  # only the row's cells (a hexagon's rows)
         else:
-            offset = row_starts[y]
+            offset = row_start
             message = f"row {y + 1} has {len(tokens)} cells; the board is {grid.width} wide"
             if len(present) < grid.width:
                 message += f" (a `-` for each missing cell), or give only the row's {len(present)} cells"
             raise PositionError(message, span=node.span_of(offset, offset + len(row)))
-        starts = [found.start() for found in re.finditer(r"\S+", row)]
-        for x, token, start in zip(columns, tokens, starts):
-            span = node.span_of(row_starts[y] + start, row_starts[y] + start + len(token))
-            _load_cell(game, state, board, x, y, token, by_symbol, span)
+        for x, token in zip(columns, found):
+            span = node.span_of(row_start + token.start(), row_start + token.end())
+            _load_cell(game, state, board, x, y, token.group(), by_symbol, span)
 
 
-def _row_starts(text) -> list:
-    """Where each row that is not blank starts in a board's text (offsets of its first character)."""
-    starts, offset = [], 0
+def _rows(text) -> list:
+    """(where it starts in the text, the row) of each row of a board's text that is not blank."""
+    out, offset = [], 0
     for line in text.splitlines(keepends=True):
         if line.strip():
-            starts.append(offset)
+            out.append((offset, line.rstrip("\r\n")))
         offset += len(line)
-    return starts
+    return out
 
 
 def _load_cell(game, state, board, x, y, token, by_symbol, span):

@@ -36,6 +36,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from boardrule.dsl.resolution import PlayerProp
+from boardrule.dsl.types import CELL
 from boardrule.interpreter.runtime.geometry import column_letters, row_shift
 from boardrule.interpreter.runtime.values import CELL_MASK, PLAYERS, Player
 from boardrule.interpreter.runtime.views import seat_names
@@ -420,8 +421,7 @@ def _variable_text(game, name, value) -> str:
     or only ever set to cells: `Checked.shown_type`)."""
     pack = getattr(game, "pack", None)
     shown = pack.checked.shown_type(name) if pack is not None and pack.checked is not None else None
-    if shown is not None and (shown.name == "cell" or (shown.is_list and shown.item is not None
-                                                        and shown.item.name == "cell")):
+    if shown is not None and (shown == CELL or (shown.is_list and shown.item == CELL)):
         return value_text(value, game.grid)
     return value_text(value)
 
