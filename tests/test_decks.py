@@ -3,7 +3,8 @@
 `cards(D)` lists a deck top first; `put X under D` / `put X on D` add a card
 or a list of cards (one after the other, in list order); a deck may be
 declared empty (`{}`: any card); `draw` from an empty deck is a rule error
-naming the deck, at the statement; players' views never show a deck's order;
+naming the deck, at the statement; players' views never show a deck's order, but for the cards every
+player saw put into it, which stay known where they went;
 saves keep decks exactly; a seed gives the same decks every time.
 """
 
@@ -136,8 +137,9 @@ def test_put_into_an_empty_deck_then_draw_it_back():
 def test_put_is_logged_like_draw_and_shuffle():
     game, state = run("draw x from pile { put x under spare }\nput [d, e] on pile\nshuffle pile")
     chance = [entry for entry in state.log if entry[0] != "move"]
-    assert chance == [["draw", "pile", "a"], ["put", "spare", "a", "under"], ["put", "pile", "d", "on"],
-                      ["put", "pile", "e", "on"], ["shuffle", "pile"]]
+    # a put says whether every player saw its card: not a card drawn (deck_order.put_seen)
+    assert chance == [["draw", "pile", "a"], ["put", "spare", "a", "under", False], ["put", "pile", "d", "on", True],
+                      ["put", "pile", "e", "on", True], ["shuffle", "pile"]]
 
 
 def test_putting_none_is_a_rule_error_at_the_statement():
@@ -197,7 +199,7 @@ def test_the_discards_become_the_new_pile_when_it_runs_out():
     game, state = run(RESHUFFLE, moves=["go 1"] * 4)
     assert len(state.decks["pile"]) == 2 and len(state.decks["spare"]) == 1
     assert sorted(state.decks["pile"] + state.decks["spare"]) == ["a", "b", "c"]
-    assert state.log[-2:-1] == [["put", "spare", state.vars["got"], "on"]]
+    assert state.log[-2:-1] == [["put", "spare", state.vars["got"], "on", False]]
     # nine draws from three cards: every card is drawn, none is lost or made
     game, state = run(RESHUFFLE, moves=["go 1"] * 9)
     assert sorted(state.decks["pile"] + state.decks["spare"]) == ["a", "b", "c"]
@@ -239,6 +241,8 @@ def test_dealing_two_cards_and_keeping_one_secretly():
     assert state.decks["pile"][0] == offers[0][1]  # the card returned is at the bottom
     assert view(game, state, 1).pvars[0]["hand"] == HIDDEN
     assert view(game, state, 0).pvars[0]["hand"] == offers[0][0]
+    # the card put back came from a secret: where it went is not known (the order is, to nobody)
+    assert view(game, state, 1).decks["pile"] == [HIDDEN] * 3 == view(game, state, 0).decks["pile"]
 
 
 # ------------------------------------------------------------------ views
@@ -250,6 +254,54 @@ def test_views_hide_the_order_of_every_deck_and_the_deck_entries_of_the_log():
         assert [entry[0] for entry in seen.log if entry[0] != "seats"] == ["move"]
     assert state.decks["spare"] == ["a"]  # the view changed nothing
     assert [entry[0] for entry in state.log if entry[0] != "seats"] == ["draw", "put", "put", "put", "shuffle", "move"]
+
+
+# A deck every player watches: `go 1` puts d under the pile, `go 2` e on it, `go 3` draws, `go 4` shuffles.
+WATCHED = """\
+if n == 1 { put d under pile }
+elif n == 2 { put e on pile }
+elif n == 3 { draw x from pile { set got = x } }
+else { shuffle pile }"""
+WATCHED_PACK = PACK.replace("params: {n: 1..3}", "params: {n: 1..4}")
+
+
+def watched(moves, players=2):
+    game = make(WATCHED, WATCHED_PACK)
+    state = flow.initial_state(game, players, seed=0)
+    for text in moves:
+        state = flow.apply(game, state, flow.parse_move(game, state, flow.waiting(state)[0], text))
+    return game, state
+
+
+def test_a_card_every_player_saw_put_into_a_deck_stays_known_where_it_went():
+    game, state = watched(["go 1", "go 2"])
+    for seat in (0, 1):  # bottom first, as the state keeps a deck
+        assert view(game, state, seat).decks["pile"] == ["d", HIDDEN, HIDDEN, HIDDEN, "e"]
+    game, state = watched(["go 1", "go 2", "go 3", "go 3"])  # e, then a card not known
+    assert view(game, state, 1).decks["pile"] == ["d", HIDDEN, HIDDEN]
+    game, state = watched(["go 1", "go 3", "go 3", "go 3"])  # the cards that were there go first
+    assert view(game, state, 1).decks["pile"] == ["d"] == state.decks["pile"]
+
+
+def test_a_view_of_a_view_still_knows_the_cards_watched():
+    game, state = watched(["go 1", "go 2"])
+    assert view(game, view(game, state, 1), 1).decks["pile"] == ["d", HIDDEN, HIDDEN, HIDDEN, "e"]
+
+
+def test_a_shuffle_makes_a_watched_deck_unknown_again():
+    game, state = watched(["go 1", "go 2", "go 4"])
+    assert view(game, state, 1).decks["pile"] == [HIDDEN] * 5
+    game, state = watched(["go 1", "go 4", "go 2"])
+    assert view(game, state, 1).decks["pile"] == [HIDDEN] * 4 + ["e"]
+
+
+def test_a_search_keeps_the_cards_it_saw_where_they_went():
+    import random
+    from boardrule.interpreter.agents.montecarlo import determinize
+    game, state = watched(["go 1", "go 2"], players=1)
+    worlds = [determinize(game, state, 0, random.Random(seed)).decks["pile"] for seed in range(30)]
+    assert all(world[0] == "d" and world[-1] == "e" and sorted(world[1:4]) == ["a", "b", "c"] for world in worlds)
+    assert len({tuple(world) for world in worlds}) == 6  # the three cards not known in every order
 
 
 # ------------------------------------------------------------------ saves

@@ -387,7 +387,9 @@ def info_key(state, seat, private=frozenset()) -> tuple:
     The boards, the variables, the seat's own player variables and the
     others' but those in `private` (the pack's private variables, which it
     cannot see), the recorded points, the dice, the size of every deck and
-    where the flow stands. Not the order of the decks, nor the generator."""
+    where the flow stands. Not the order of the decks (not even of the cards every player saw go into
+    one, deck_order.py, which the sampled worlds keep: working it out at every node would cost more
+    than the positions it tells apart are worth), nor the generator."""
     pending = tuple((s, p.moved, p.choice is not None and repr(p.choice[1])) for s, p in sorted(state.pending.items()))
     return (seat, state.phase, state.round, state.step, state.queue, pending,
             tuple(tuple(board) for board in state.kind), tuple(tuple(board) for board in state.owner),

@@ -57,6 +57,7 @@ from boardrule.dsl.diagnostics import IllegalMoveError, UsageError
 from boardrule.interpreter.agents import evaluation, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.budget import BudgetError
+from boardrule.interpreter.runtime.deck_order import UNKNOWN
 from boardrule.interpreter.runtime.outcome import outcome
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.state import LazyRandom
@@ -273,8 +274,9 @@ def determinize(game, state, seat, rng):
     """A world `seat` cannot tell from `state`: hidden things drawn afresh from `rng`.
 
     Starts from what the seat sees (`views.view`), then fills in what the
-    view hides: each deck holds its real cards in a fresh random order (what
-    is in a deck is known, as by counting cards; its order is not), the
+    view hides: each deck holds its real cards, those the seat saw put into
+    it where they went (deck_order.py), the others in a fresh random order
+    (what is in a deck is known, as by counting cards; its order is not), the
     random generator gets a fresh seed (future dice are unknown), and every
     other player's private variables hold what the pack declares they start
     with (`player_vars`: their initial values), since nothing of what they
@@ -284,12 +286,28 @@ def determinize(game, state, seat, rng):
     world = view(game, state, seat)
     world.rng = LazyRandom.seeded(rng.getrandbits(64))
     for name in sorted(state.decks):
-        cards = sorted(state.decks[name], key=_canonical)  # what the world is depends on the contents only
-        rng.shuffle(cards)
-        world.decks[name] = cards
+        world.decks[name] = _deck_drawn(state.decks[name], world.decks[name], rng)
     if game.private_vars:
         _private_as_at_start(game, world, seat)
     return world
+
+
+def _deck_drawn(cards, seen, rng) -> list:
+    """The deck `cards` as the seat might find it: the cards it knows where they are (`seen`, the view's
+    deck: UNKNOWN elsewhere, deck_order.py) stay there, the others in a fresh random order (what the world
+    is depends on the deck's contents and what is known, not on the real order)."""
+    left = sorted(cards, key=_canonical)
+    for card in seen:
+        if card != UNKNOWN:
+            try:
+                left.remove(card)
+            except ValueError:
+                seen = [UNKNOWN] * len(cards)  # not the deck's cards: nothing is known of its order
+                left = sorted(cards, key=_canonical)
+                break
+    rng.shuffle(left)
+    drawn = iter(left)
+    return [next(drawn) if card == UNKNOWN else card for card in seen]
 
 
 def _private_as_at_start(game, world, seat):

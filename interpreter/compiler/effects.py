@@ -18,6 +18,7 @@ from boardrule.dsl.sections import MAX_DECK_CARDS
 from boardrule.dsl.types import ANY, item_type
 from boardrule.dsl.unparse import unparse
 from boardrule.interpreter.runtime.budget import weight
+from boardrule.interpreter.runtime.deck_order import put_seen
 from boardrule.interpreter.runtime.state import set_kind
 from boardrule.interpreter.runtime.values import CELL_BITS, CELL_MASK, NeedChoice, Player, RuleError
 from boardrule.dsl import ast as nodes
@@ -457,7 +458,11 @@ class EffectCompiler:
         what, deck, bottom = self.e(node.cards), self.e(node.deck), node.bottom
         where = "under" if bottom else "on"
 
+        seen = []  # whether every player sees the cards put (deck_order.put_seen), decided at the first put
+
         def put(ctx):
+            if not seen:
+                seen.append(put_seen(ctx.game, node))
             value, name = what(ctx), deck(ctx)
             cards = ctx.state.own_deck(name)
             # a list of cards goes one card after the other, in the list's order
@@ -470,7 +475,7 @@ class EffectCompiler:
                     cards.insert(0, card)
                 else:
                     cards.append(card)
-                ctx.state.log.append(["put", name, card, where])
+                ctx.state.log.append(["put", name, card, where, seen[0]])
         return put
 
     # ------------------------------------------------------------ other

@@ -1,8 +1,9 @@
 """What one player may see: a copy of the state with the rest hidden.
 
 Hidden from a player: the private variables of the others, the order of the
-decks and the random generator, and, during a decision all players make at
-once, what the others have done so far in it.
+decks (but for the cards every player saw put into them: deck_order.py) and
+the random generator, and, during a decision all players make at once, what
+the others have done so far in it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import random
 
 from boardrule.dsl.resolution import Define, PlayerProp, PlayerVar
+from boardrule.interpreter.runtime.deck_order import UNKNOWN, known_orders
 from boardrule.interpreter.runtime.state import State, forget_masks
 from boardrule.interpreter.runtime.values import Player
 
-HIDDEN = "?"
+HIDDEN = UNKNOWN
 
 
 def seat_names(state) -> dict:
@@ -46,7 +48,8 @@ def view(game, state: State, seat: int) -> State:
     """The state as `seat` sees it."""
     seen = state.clone()
     seen.rng = random.Random(0)
-    seen.decks = {name: [HIDDEN] * len(cards) for name, cards in state.decks.items()}
+    seen.decks = {name: list(state.decks[name]) if HIDDEN in state.decks[name] else cards  # a view's own: as it is
+                  for name, cards in known_orders(state).items()}
     if state.snapshot is not None:
         _others_from_snapshot(game, seen, state.snapshot, seat)
     for other in range(state.seats):
