@@ -539,6 +539,12 @@ def _next_to_passing(ctx, cells, test, table, masks) -> tuple:
 
 def _next_to_mask(state, cells, test, masks) -> tuple:
     """`_next_to_passing` for a KindTest: the board's passing cells as one mask, a bit test per cell."""
+    if not cells:
+        return ()
+    board = min(cells) >> CELL_BITS
+    if max(cells) >> CELL_BITS == board:  # the cells of one board (most filters): one mask, no lookups
+        hits = test.mask(kind_masks(state, board), state.kind[board], state.attrs[board])
+        return tuple([cell for cell in cells if masks[cell] & hits])
     passing = {}  # board -> the mask of its cells where the test holds
     out = []
     for cell in cells:
