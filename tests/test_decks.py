@@ -288,6 +288,13 @@ def test_a_view_of_a_view_still_knows_the_cards_watched():
     assert view(game, view(game, state, 1), 1).decks["pile"] == ["d", HIDDEN, HIDDEN, HIDDEN, "e"]
 
 
+def test_a_card_read_from_a_deck_goes_in_unseen():
+    # `cards(D)` reads the hidden order: the card it gives is not one every player saw
+    game, state = run("put cards(pile)[0] under spare\nput d under spare", players=2)
+    assert state.decks["spare"] == ["d", "a"]
+    assert view(game, state, 1).decks["spare"] == ["d", HIDDEN]
+
+
 def test_a_shuffle_makes_a_watched_deck_unknown_again():
     game, state = watched(["go 1", "go 2", "go 4"])
     assert view(game, state, 1).decks["pile"] == [HIDDEN] * 5

@@ -7,11 +7,11 @@ players took from a display shows them again in the order they went in. A
 shuffle makes the whole deck unknown again, and a draw takes the top card,
 known or not.
 
-`known_order` works this out from the log of the game (`state.log`: the
+`known_orders` works this out from the log of the game (`state.log`: the
 draws, puts and shuffles of each deck, in order); a put records whether
 every player saw its card (`put_seen`, decided once per `put` of the rules:
-not when its card is read from a private variable, from a card drawn, or
-from a value of a move that others may not see). The order of a deck at the
+not when its card is read from a private variable, from a card drawn, from
+a deck's cards, or from a value of a move that others may not see). The order of a deck at the
 start of the game (or of a position) counts as unknown, as if it had been
 shuffled then.
 """
@@ -32,12 +32,14 @@ def put_seen(game, node) -> bool:
 
 def _seen_puts(game) -> dict:
     """id of each `put` statement -> whether every player sees its cards: not when they are read from a
-    private variable, an event's value, or a local bound to a value not everyone sees (a card drawn, a
-    move's secret value: views.secret_params, or a loop, `choose` or `let` over such a value). A put run
-    from several places (a named effect) is seen only if it is seen from each."""
+    private variable, a deck's cards (`cards(D)`: its order is hidden), an event's value, or a local
+    bound to a value not everyone sees (a card drawn, a move's secret value: views.secret_params, or a
+    loop, `choose` or `let` over such a value). A put run from several places (a named effect) is seen
+    only if it is seen from each."""
     from boardrule.dsl import ast
     from boardrule.dsl.lints import walk
-    from boardrule.dsl.resolution import EventAttr
+    from boardrule.dsl.resolution import EventAttr, Function
+    deck_cards = Function("cards")
     from boardrule.interpreter.runtime.views import reads_private, secret_params
     resolved, model = game.pack.checked.resolved, game.model
     seen: dict = {}
@@ -47,7 +49,8 @@ def _seen_puts(game) -> dict:
             return True
         for item in walk(expr):
             found = resolved.get(item)
-            if type(found) is EventAttr or (type(item) is ast.Name and item.id in hidden and type(found) is Local):
+            if type(found) is EventAttr or found == deck_cards or (
+                    type(item) is ast.Name and item.id in hidden and type(found) is Local):
                 return True
         return False
 
