@@ -293,6 +293,12 @@ def test_a_card_read_from_a_deck_goes_in_unseen():
     game, state = run("put cards(pile)[0] under spare\nput d under spare", players=2)
     assert state.decks["spare"] == ["d", "a"]
     assert view(game, state, 1).decks["spare"] == ["d", HIDDEN]
+    # through a definition too
+    pack = PACK.replace("flow:\n", "define:\n  top_card: cards(pile)[0]\nflow:\n")
+    game = make("put top_card under spare", pack)
+    state = flow.initial_state(game, 2, seed=0)
+    state = flow.apply(game, state, flow.parse_move(game, state, 0, "go 1"))
+    assert state.decks["spare"] == ["a"] and view(game, state, 1).decks["spare"] == [HIDDEN]
 
 
 def test_a_shuffle_makes_a_watched_deck_unknown_again():

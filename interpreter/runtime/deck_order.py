@@ -38,21 +38,31 @@ def _seen_puts(game) -> dict:
     only if it is seen from each."""
     from boardrule.dsl import ast
     from boardrule.dsl.lints import walk
-    from boardrule.dsl.resolution import EventAttr, Function
+    from boardrule.dsl.resolution import Define, EventAttr, Function
     deck_cards = Function("cards")
+    defines = {define.name: define.body for define in game.model.defines}
+    hiding: dict = {}  # definition -> whether it reads a deck's cards or an event's value
+
+    def reads_hidden(root, inside=frozenset()) -> bool:
+        for item in walk(root):
+            found = resolved.get(item)
+            if type(found) is EventAttr or found == deck_cards:
+                return True
+            if type(found) is Define and found.name in defines and found.name not in inside:
+                if found.name not in hiding:
+                    hiding[found.name] = reads_hidden(defines[found.name], inside | {found.name})
+                if hiding[found.name]:
+                    return True
+        return False
     from boardrule.interpreter.runtime.views import reads_private, secret_params
     resolved, model = game.pack.checked.resolved, game.model
     seen: dict = {}
 
     def tainted(expr, hidden) -> bool:
-        if reads_private(game, expr):
+        if reads_private(game, expr) or reads_hidden(expr):
             return True
-        for item in walk(expr):
-            found = resolved.get(item)
-            if type(found) is EventAttr or found == deck_cards or (
-                    type(item) is ast.Name and item.id in hidden and type(found) is Local):
-                return True
-        return False
+        return any(type(item) is ast.Name and item.id in hidden and type(resolved.get(item)) is Local
+                   for item in walk(expr))
 
     def bound(hidden, name, unseen):
         return hidden | {name} if unseen else hidden - {name}
