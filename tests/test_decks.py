@@ -315,6 +315,12 @@ def test_a_search_keeps_the_cards_it_saw_where_they_went():
     worlds = [determinize(game, state, 0, random.Random(seed)).decks["pile"] for seed in range(30)]
     assert all(world[0] == "d" and world[-1] == "e" and sorted(world[1:4]) == ["a", "b", "c"] for world in worlds)
     assert len({tuple(world) for world in worlds}) == 6  # the three cards not known in every order
+    # the order of the cards not known is not seen: the same worlds, whatever it is
+    other = state.clone()
+    other.decks["pile"] = ["d", "c", "a", "b", "e"]
+    assert other.decks["pile"] != state.decks["pile"]
+    assert all(determinize(game, other, 0, random.Random(seed)).decks == determinize(
+        game, state, 0, random.Random(seed)).decks for seed in range(10))
 
 
 # ------------------------------------------------------------------ saves
