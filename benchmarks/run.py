@@ -17,7 +17,8 @@ buildings and no monument (its ENGINE_OPTIONS); the 5 ms target is judged on
 the pack as it comes (random buildings, a monument each), the harder game.
 
 Targets are printed next to the figures, never asserted: a random Tiny Towns
-solo game under 5 ms and within 2x of the hand-written one, `--help` under
+solo game under 5 ms and at least as fast as the hand-written one (within
+1x: the compiler issue's target; an earlier issue asked for 2x), `--help` under
 0.3 s, `check` under 1 s per pack. Rates are from wall-clock time; the CPU
 columns (process time) are steadier on a busy machine. The engine vs
 hand-written ratio is judged on windows of the two taken in turn (the median
@@ -52,7 +53,7 @@ from boardrule.interpreter.api import open_game  # noqa: E402
 
 TARGETS = {
     "tinytowns_ms": 5.0,  # a random Tiny Towns solo game, engine
-    "tinytowns_ratio": 2.0,  # engine / hand-written, CPU time per game
+    "tinytowns_ratio": 1.0,  # engine / hand-written, CPU time per game (the compiler issue: at least as fast)
     "help_s": 0.3,  # `boardrule --help`
     "check_s": 1.0,  # `boardrule check PACK`, per pack
 }

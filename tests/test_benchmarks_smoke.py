@@ -39,7 +39,7 @@ def test_quick_run_prints_every_section():
                   "hand-written (benchmarks/handwritten_tinytowns.py)", "engine / hand-written",
                   "target under 5 ms", "under 0.3 s", "under 1 s per pack",
                   "first-game buildings, no monument (as hand-written)", "(the same game)",
-                  "measured in turn, window by window", "target within 2x (median in turn)"):
+                  "measured in turn, window by window", "target within 1x (median in turn)"):
         assert label in out, f"{label!r} missing:\n{out}"
     assert "tictactoe" in out
 
