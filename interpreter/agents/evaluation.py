@@ -11,7 +11,10 @@ function, `evaluate(game, state, seat)`, built from the pack alone:
    expression read with `me` the seat judged): points the designer says a
    position is worth beyond its score, such as a connection game's shortest
    remaining path. It counts only while the game is on.
-3. **What the next move can still add.** The seat that moves next may
+3. **What the marks could still give** (`hope`, 0 unless an agent asks:
+   marks.py): a share of what the seat would score if the pieces that
+   wait for a mark (a piece fed by another) had it.
+4. **What the next move can still add.** The seat that moves next may
    improve its score at once: its best immediate gain (among at most
    `sample` of its moves, drawn at random when it has more) is added to its
    total. So a move that sets up a scoring move is worth that move, and with
@@ -28,7 +31,7 @@ real state.
 
 from __future__ import annotations
 
-from boardrule.interpreter.agents import patterns
+from boardrule.interpreter.agents import marks, patterns
 from boardrule.interpreter.runtime import flow
 from boardrule.interpreter.runtime.outcome import outcome
 from boardrule.interpreter.runtime.scoring import score_sheet
@@ -68,15 +71,17 @@ def hint(game, state, seat) -> float:
 
 def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1,
            discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED,
-           missing: int = patterns.MAX_MISSING) -> dict:
+           missing: int = patterns.MAX_MISSING, hope: float = 0.0) -> dict:
     """Every player's judged total: score now + hint + shape potential (`discount` 0: none; `stranded`
-    points off per stranded piece; patterns with at most `missing` unmet slots) (+ the next mover's best
-    gain within `reach` of its own decisions in a row)."""
+    points off per stranded piece; patterns with at most `missing` unmet slots) + `hope` times what the
+    marks could still give (marks.py) (+ the next mover's best gain within `reach` of its own decisions
+    in a row)."""
     out = scores_now(game, state)
     if state.phase == "over":
         return {seat: float(points) for seat, points in out.items()}
     result = {seat: points + hint(game, state, seat)
               + patterns.potential(game, state, seat, discount, missing, stranded=stranded)
+              + (hope * _marks_hope(game, state, seat, points) if hope else 0.0)
               for seat, points in out.items()}
     if ahead:
         waiting = flow.waiting(state)
@@ -84,6 +89,12 @@ def totals(game, state, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True,
             mover = waiting[0]
             result[mover] += best_gain(game, state, mover, out[mover], rng, sample, reach)
     return result
+
+
+def _marks_hope(game, state, seat, now) -> float:
+    """What the marks could still add to the seat's score now (marks.hoped_total; never below 0)."""
+    hoped = marks.hoped_total(game, state, seat)
+    return 0.0 if hoped is None or hoped <= now else float(hoped - now)
 
 
 def best_gain(game, state, seat, now, rng=None, sample: int = NEXT_SAMPLE, reach: int = 1) -> float:
@@ -124,11 +135,11 @@ def after_move(game, state, move):
 
 def judge_move(game, world, seat, move, rng=None, sample: int = NEXT_SAMPLE, reach: int = 2,
                discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED,
-               missing: int = patterns.MAX_MISSING) -> float:
+               missing: int = patterns.MAX_MISSING, hope: float = 0.0) -> float:
     """A move's value for `seat`: the evaluation of the position at the next decision, with the next
     mover's best gain within `reach` decisions (`world` must hold nothing the seat may not see)."""
     return evaluate(game, after_move(game, world, move), seat, rng, sample, reach > 0, max(reach, 1), discount,
-                    stranded, missing)
+                    stranded, missing, hope)
 
 
 def value(game, judged: dict, seat) -> float:
@@ -141,6 +152,6 @@ def value(game, judged: dict, seat) -> float:
 
 def evaluate(game, state, seat, rng=None, sample: int = NEXT_SAMPLE, ahead: bool = True, reach: int = 1,
              discount: float = patterns.DISCOUNT, stranded: float = patterns.STRANDED,
-             missing: int = patterns.MAX_MISSING) -> float:
+             missing: int = patterns.MAX_MISSING, hope: float = 0.0) -> float:
     """The value of `state` for `seat` (see the module's docstring)."""
-    return value(game, totals(game, state, rng, sample, ahead, reach, discount, stranded, missing), seat)
+    return value(game, totals(game, state, rng, sample, ahead, reach, discount, stranded, missing, hope), seat)

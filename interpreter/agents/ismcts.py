@@ -20,15 +20,17 @@ iteration
    `widen` x n^0.5 best moves by prior (at least 2), so a decision with
    hundreds of moves still looks deeper than one ply. The prior ranks moves
    by the evaluation of the position after them (`evaluation.judge_move`:
-   the pack's scoring as if the game ended now plus the pack's hint; at the
-   root, plus the shape potential of patterns.py and the best the next mover
-   can add at once), worked
+   the pack's scoring as if the game ended now plus the pack's hint and
+   `hope` times what the marks could still give, marks.py; at the root,
+   plus the shape potential of patterns.py and the best the next mover can
+   add at once), worked
    out the second time a node is reached (most nodes are reached once), over
    at most `prior` moves drawn at random, the rest after them in random order;
 4. adds one move to the tree and **plays out** from it for at most `depth`
    moves, each the best immediate gain among `playout` moves drawn at random
    (1: random moves), then judges the position with the evaluation (the
-   final scores if the game is over; with the shape potential). The default,
+   final scores if the game is over; with the shape potential and what the
+   marks could still give). The default,
    `auto`, judges at once (0 moves) in a pack whose moves ask for patterns
    (`playout_depth`) and plays to the end elsewhere;
 5. adds every seat's reward to the moves on its path.
@@ -66,10 +68,13 @@ from boardrule.interpreter.agents.montecarlo import _known_moves, determinize, p
 from boardrule.interpreter.runtime.scoring import score_sheet
 from boardrule.interpreter.runtime.values import RuleError
 
+#: the share of what the marks could still give that `strong` counts (marks.py; docs/simulate.md)
+HOPE = 0.5
 #: the `strong` agent's defaults (measured: see docs/simulate.md)
 DEFAULTS = {"iterations": 1000, "work": 6_000_000, "seconds": None, "depth": "auto", "playout": 1, "c": 0.7,
             "widen": 2.0, "prior": 32, "trees": 1, "jobs": 1, "tree": "info", "mast": 0.0, "reach": 1,
-            "shapes": patterns.DISCOUNT, "stranded": patterns.STRANDED, "missing": patterns.MAX_MISSING}
+            "shapes": patterns.DISCOUNT, "stranded": patterns.STRANDED, "missing": patterns.MAX_MISSING,
+            "hope": HOPE}
 MAX_NODES = 200_000
 MAST_SAMPLE = 24  # a playout move is drawn among at most this many
 WIDEN_FROM = 16  # a node considers at least this many moves: widening is for decisions with more
@@ -258,7 +263,7 @@ class SearchAgent:
             try:
                 value = evaluation.judge_move(game, state, seat, move, rng, reach=1 if full else 0,
                                               discount=self.shapes if full else 0, stranded=self.stranded,
-                                              missing=self.missing)
+                                              missing=self.missing, hope=self.hope)
             except RuleError:
                 value = -math.inf
             keyed.append((-value, rng.random(), index, move))
@@ -335,7 +340,7 @@ class SearchAgent:
                 played.append(move)
             state = flow.apply_in_place(game, state, move)
             steps += 1
-        return rewards(game, state, rng, self.reach, self.shapes, self.stranded, self.missing)
+        return rewards(game, state, rng, self.reach, self.shapes, self.stranded, self.missing, self.hope)
 
     def _mast_pick(self, moves, mast, rng):
         """A move drawn with odds exp(mean reward / temperature), over at most MAST_SAMPLE moves drawn
@@ -451,14 +456,14 @@ def parse_settings(text: str) -> dict:
                 settings["seconds"], settings["iterations"], settings["work"] = float(value.rstrip("s")), None, None
             elif key == "depth":
                 settings["depth"] = None if value == "end" else value if value == "auto" else int(value)
-            elif key in ("c", "widen", "mast", "shapes", "stranded"):
+            elif key in ("c", "widen", "mast", "shapes", "stranded", "hope"):
                 settings[key] = float(value)
             elif key == "tree" and value in ("open", "info"):
                 settings[key] = value
             else:
                 raise UsageError(f"strong has no setting `{key}`; settings: iterations, work, seconds, depth, "
                                  "playout, c, widen, prior, trees, jobs, reach, mast, shapes, stranded, "
-                                 "missing, tree (info or open)",
+                                 "missing, hope, tree (info or open)",
                                  code="E005")
         except ValueError:
             raise UsageError(f"strong setting `{part}` is not a number", code="E005") from None
@@ -472,7 +477,7 @@ def parse_settings(text: str) -> dict:
         raise UsageError(f"strong seconds must be positive, not {seconds:g}", code="E005")
     if settings.get("depth") not in (None, "auto") and settings["depth"] < 0:
         raise UsageError("strong depth must be 0 (judge at once) or more", code="E005")
-    for key in ("c", "widen", "mast", "shapes", "stranded"):
+    for key in ("c", "widen", "mast", "shapes", "stranded", "hope"):
         if key in settings and not (settings[key] >= 0 and math.isfinite(settings[key])):
             raise UsageError(f"strong {key} must be a number, 0 or more, not {settings[key]:g}", code="E005")
     return settings

@@ -233,13 +233,13 @@ def playout_depth(game, depth, auto=None):
 
 
 def rewards(game, state, rng=None, reach: int = 0, discount: float = patterns.DISCOUNT,
-            stranded: float = patterns.STRANDED, missing: int = patterns.MAX_MISSING) -> list:
+            stranded: float = patterns.STRANDED, missing: int = patterns.MAX_MISSING, hope: float = 0.0) -> list:
     """Every seat's reward for a position: alone, the judged score; with others, the share of first
     place by the judged totals plus a little for the margin. A position before the end is judged by
     the evaluation (evaluation.totals: the score now, the pack's hint, the shape potential), counting
     the next mover's best gain within `reach` decisions (0: none); a finished game by its outcome."""
     judged = evaluation.totals(game, state, rng, ahead=reach > 0, reach=max(reach, 1), discount=discount,
-                               stranded=stranded, missing=missing)
+                               stranded=stranded, missing=missing, hope=hope)
     out = [0.0] * state.seats
     if len(judged) == 1:
         for seat, points in judged.items():

@@ -72,6 +72,18 @@ def _score_sheet(game, state, seat) -> ScoreSheet:
     return ScoreSheet(seat, tuple(terms), sum(t.points for t in terms))
 
 
+def total_with_marks(game, ctx, marks: dict) -> int:
+    """The piece scores and `scoring:` terms of the context's player with the marks `marks` (name ->
+    cells) given, whatever the providers give: what a score would be if those marks were so."""
+    ctx.marks = marks
+    return sum(t.points for t in _piece_terms(game, ctx) + _scoring_terms(game, ctx))
+
+
+def recorded_total(state, seat) -> int:
+    """The points recorded for a player (`score N as ...`)."""
+    return sum(t.points for t in _recorded_terms(state, seat))
+
+
 def first_choice_marks(game, state, seat) -> dict:
     """Marks with the first option of every choice (outside of scoring)."""
     if seat is None:
