@@ -38,28 +38,17 @@ def _seen_puts(game) -> dict:
     only if it is seen from each."""
     from boardrule.dsl import ast
     from boardrule.dsl.lints import walk
-    from boardrule.dsl.resolution import Define, EventAttr, Function
-    deck_cards = Function("cards")
-    defines = {define.name: define.body for define in game.model.defines}
-    hiding: dict = {}  # definition -> whether it reads a deck's cards or an event's value
-
-    def reads_hidden(root, inside=frozenset()) -> bool:
-        for item in walk(root):
-            found = resolved.get(item)
-            if type(found) is EventAttr or found == deck_cards:
-                return True
-            if type(found) is Define and found.name in defines and found.name not in inside:
-                if found.name not in hiding:
-                    hiding[found.name] = reads_hidden(defines[found.name], inside | {found.name})
-                if hiding[found.name]:
-                    return True
-        return False
-    from boardrule.interpreter.runtime.views import reads_private, secret_params
+    from boardrule.dsl.resolution import EventAttr, Function
+    from boardrule.interpreter.runtime.views import reads_private, reads_through_definitions, secret_params
     resolved, model = game.pack.checked.resolved, game.model
+    deck_cards = Function("cards")
     seen: dict = {}
 
+    def hidden_value(found) -> bool:  # a deck's cards (its order is hidden) or an event's value
+        return type(found) is EventAttr or found == deck_cards
+
     def tainted(expr, hidden) -> bool:
-        if reads_private(game, expr) or reads_hidden(expr):
+        if reads_private(game, expr) or reads_through_definitions(game, expr, hidden_value, "unseen definitions"):
             return True
         return any(type(item) is ast.Name and item.id in hidden and type(resolved.get(item)) is Local
                    for item in walk(expr))

@@ -98,20 +98,29 @@ def reads_private(game, node) -> bool:
     private = game.private_vars
     if not private or node is None:
         return False
+
+    def secret(found) -> bool:
+        if type(found) is PlayerVar and found.name in private:
+            return True
+        return found == PlayerProp("score") and scoring_reads_private(game)  # a score worked out from a secret
+    return reads_through_definitions(game, node, secret, "private definitions")
+
+
+def reads_through_definitions(game, node, hit, table: str) -> bool:
+    """Does `node` hold a name whose resolution `hit(resolution)` holds for, itself or in the body of a
+    definition it uses (each definition's answer remembered in the game's cache table `table`)?"""
     from boardrule.dsl.lints import walk
     resolved = game.pack.checked.resolved
     defines = game.cache.remember("views", "defines", lambda: {d.name: d for d in game.model.defines})
-    known = game.cache.table("private definitions")  # definition -> whether it reads a secret
+    known = game.cache.table(table)  # definition -> whether it holds such a name
 
     def visit(root, seen) -> bool:
         for item in walk(root):
             found = resolved.get(item)
             if found is None:
                 continue
-            if type(found) is PlayerVar and found.name in private:
+            if hit(found):
                 return True
-            if found == PlayerProp("score") and scoring_reads_private(game):
-                return True  # a score the scoring works out from a secret
             if type(found) is Define and found.name in defines and found.name not in seen:
                 name = found.name
                 if name not in known:
